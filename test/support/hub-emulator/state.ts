@@ -1,0 +1,105 @@
+// The emulator's in-memory world: users, their access tokens, organizations with teams, and
+// governance policies. Tests read and change it directly through `emulator.state`.
+
+export interface EmulatorUser {
+  username: string;
+  password: string;
+}
+
+export interface AccessTokenRecord {
+  uuid: string;
+  client_id: string;
+  token_label: string;
+  scopes: string[];
+  /** The full secret (`hub_pat_…`); responses mask it except at creation. */
+  token: string;
+  is_active: boolean;
+  created_at: string;
+  expires_at: string | null;
+  last_used: string | null;
+  generated_by: string;
+  creator_ip: string;
+  creator_ua: string;
+  /** The user who owns it (not sent on the wire). */
+  owner: string;
+}
+
+export interface EmulatorOrg {
+  name: string;
+  members: string[];
+  /** Team UUIDs valid in `scope.teams`. */
+  teams: string[];
+  /** Whether the organization may use governance (403 permission_denied otherwise). */
+  entitled: boolean;
+  /** Organization access tokens (`hub_oat_…`) accepted by the token exchange with identifier = org name. */
+  oats: string[];
+}
+
+/** A rule as stored. Seeded rules may carry unknown actions and extra fields (`http_resources`). */
+export interface StoredRule {
+  id: string;
+  name: string;
+  actions: string[];
+  decision: string;
+  resources: string[];
+  [extra: string]: unknown;
+}
+
+export interface StoredPolicy {
+  id: string;
+  name: string;
+  org: string;
+  scope: { teams: string[] };
+  created_at: string;
+  updated_at: string;
+  /** `allowlist_v0` for everything the API creates; seeded policies may be `cedar_v1`. */
+  type: string;
+  rules: StoredRule[];
+  /** Domain to report when no rule has a known action (seeded policies only). */
+  domain?: string;
+  /** Rule set of a policy whose type is not `allowlist_v0`, returned as is under a property named after the type. */
+  ruleSet?: unknown;
+}
+
+export interface HubState {
+  users: Map<string, EmulatorUser>;
+  orgs: Map<string, EmulatorOrg>;
+  /** Access tokens in creation order. */
+  accessTokens: AccessTokenRecord[];
+  /** Policies of every organization in creation order. */
+  policies: StoredPolicy[];
+}
+
+export interface UserSeed {
+  username: string;
+  password: string;
+  /** PAT secrets this user owns (any prefix is accepted; `hub_pat_…` is the neutral one). */
+  pats?: string[];
+}
+
+export interface OrgSeed {
+  name: string;
+  members: string[];
+  teams?: string[];
+  /** Default true. */
+  entitled?: boolean;
+  oats?: string[];
+}
+
+/** Team UUIDs of the default organization `acme`. */
+export const ACME_TEAMS = [
+  '6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b',
+  '0a9b8c7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
+] as const;
+
+export const DEFAULT_USERS: UserSeed[] = [
+  { username: 'alice', password: 'alice-password' },
+  { username: 'bob', password: 'bob-password' },
+];
+
+export const DEFAULT_ORGS: OrgSeed[] = [
+  { name: 'acme', members: ['alice'], teams: [...ACME_TEAMS], entitled: true },
+  { name: 'nogov', members: ['alice', 'bob'], teams: [], entitled: false },
+];
+
+export const KNOWN_SCOPES = ['repo:admin', 'repo:write', 'repo:read', 'repo:public_read'] as const;
