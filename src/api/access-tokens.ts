@@ -1,0 +1,128 @@
+// The hub's access-token API (interface.md "Access tokens", decisions §5), with the live API's
+// GET/PATCH/DELETE /v2/access-tokens/{uuid}.
+import type { HubSession } from '../auth/hub-session.js';
+import { ApiError, AuthError } from '../errors.js';
+import { paginate } from '../http/paginate.js';
+
+export interface AccessToken {
+  uuid: string;
+  client_id?: string;
+  token_label: string;
+  scopes: string[];
+  token?: string;
+  is_active: boolean;
+  created_at: string;
+  expires_at?: string | null;
+  last_used?: string | null;
+  generated_by?: string;
+  creator_ip?: string;
+  creator_ua?: string;
+}
+
+export interface AccessTokenPage {
+  active_count?: number;
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: AccessToken[];
+}
+
+export interface CreateAccessTokenRequest {
+  token_label: string;
+  scopes: string[];
+  expires_at?: string;
+}
+
+export interface AccessTokenClient {
+  create(body: CreateAccessTokenRequest): Promise<AccessToken>;
+  listPage(page: number, pageSize: number): Promise<AccessTokenPage>;
+  listAll(pageSize?: number): AsyncGenerator<AccessToken>;
+  get(uuid: string): Promise<AccessToken>;
+  update(uuid: string, patch: { is_active?: boolean; token_label?: string }): Promise<AccessToken>;
+  delete(uuid: string): Promise<void>;
+}
+
+const PAT_JWT_REFUSAL = /issued from personal access token/i;
+
+export function createAccessTokenClient(session: HubSession, baseUrl: string): AccessTokenClient {
+  const root = `${baseUrl}/v2/access-tokens`;
+
+  // The live service refuses token management with a PAT-derived JWT (decisions §2): explain it.
+  async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403 && PAT_JWT_REFUSAL.test(err.message)) {
+        throw new AuthError(`${what}: token issued from personal access token is not allowed`, {
+          hint: 'Managing access tokens needs a password login: `hubctl auth login` with your account password.',
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+
+  const listPage = (page: number, pageSize: number) =>
+    call('listing access tokens', async () => {
+      const url = new URL(root);
+      url.searchParams.set('page', String(page));
+      url.searchParams.set('page_size', String(pageSize));
+      const res = await session.request({ url, what: 'listing access tokens' });
+      return res.json<AccessTokenPage>();
+    });
+
+  return {
+    create: (body) =>
+      call('creating an access token', async () => {
+        const res = await session.request({
+          method: 'POST',
+          url: root,
+          json: body,
+          what: 'creating an access token',
+        });
+        return res.json<AccessToken>();
+      }),
+    listPage,
+    async *listAll(pageSize = 100) {
+      // `next` is an absolute link; follow it rather than counting pages.
+      yield* paginate<AccessToken>(async (cursor) => {
+        if (!cursor) {
+          const first = await listPage(1, pageSize);
+          return { items: first.results, next: first.next };
+        }
+        const res = await call('listing access tokens', () =>
+          session.request({ url: new URL(cursor, root), what: 'listing access tokens' }),
+        );
+        const page = await res.json<AccessTokenPage>();
+        return { items: page.results, next: page.next };
+      });
+    },
+    get: (uuid) =>
+      call(`reading access token ${uuid}`, async () => {
+        const res = await session.request({
+          url: `${root}/${encodeURIComponent(uuid)}`,
+          what: `reading access token ${uuid}`,
+        });
+        return res.json<AccessToken>();
+      }),
+    update: (uuid, patch) =>
+      call(`updating access token ${uuid}`, async () => {
+        const res = await session.request({
+          method: 'PATCH',
+          url: `${root}/${encodeURIComponent(uuid)}`,
+          json: patch,
+          what: `updating access token ${uuid}`,
+        });
+        return res.json<AccessToken>();
+      }),
+    delete: (uuid) =>
+      call(`deleting access token ${uuid}`, async () => {
+        const res = await session.request({
+          method: 'DELETE',
+          url: `${root}/${encodeURIComponent(uuid)}`,
+          what: `deleting access token ${uuid}`,
+        });
+        await res.dump();
+      }),
+  };
+}

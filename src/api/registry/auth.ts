@@ -1,0 +1,183 @@
+// Registry authentication: the registry's challenge (ping /v2/) names the token service; tokens
+// are fetched with scope=repository:<name>:<actions> (Basic credentials from the chain when it has
+// some) and cached per registry and scope until expires_in, through the injected clock.
+
+import type { Clock } from '../../clock.js';
+import { AuthError, NetworkError } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
+import { parseWwwAuthenticate } from '../../http/www-authenticate.js';
+
+export interface RegistryCredential {
+  username: string;
+  secret: string;
+}
+
+/** Looks a credential up for a registry as written in references (`docker.io`, `host:5000`). */
+export type RegistryCredentialLookup = (registry: string) => Promise<RegistryCredential | undefined>;
+
+export type RegistryChallenge =
+  | { kind: 'none' }
+  | { kind: 'basic' }
+  | { kind: 'bearer'; realm: string; service?: string; scope?: string; error?: string };
+
+interface CachedToken {
+  token: string;
+  expiresAt: number;
+}
+
+/** Default token lifetime when the token service does not say (the distribution spec's 60 s). */
+const DEFAULT_EXPIRES_IN = 60;
+/** Tokens are renewed this long before they expire, so a request never starts with a dying one. */
+const EXPIRY_MARGIN_MS = 5_000;
+
+export function readChallenge(header: string | undefined): RegistryChallenge | undefined {
+  const challenges = parseWwwAuthenticate(header);
+  const bearer = challenges.find((c) => c.scheme === 'Bearer');
+  if (bearer?.params.realm) {
+    return {
+      kind: 'bearer',
+      realm: bearer.params.realm,
+      service: bearer.params.service,
+      scope: bearer.params.scope,
+      error: bearer.params.error,
+    };
+  }
+  if (challenges.some((c) => c.scheme.toLowerCase() === 'basic')) return { kind: 'basic' };
+  return undefined;
+}
+
+export function scopeFor(repository: string, actions: readonly string[]): string {
+  return `repository:${repository}:${actions.join(',')}`;
+}
+
+export class RegistryAuth {
+  private readonly challenges = new Map<string, RegistryChallenge>();
+  private readonly tokens = new Map<string, CachedToken>();
+  private readonly pending = new Map<string, Promise<string | undefined>>();
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly clock: Clock,
+    private readonly credentials: RegistryCredentialLookup,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Pings `/v2/` once per registry to learn how it authenticates. */
+  async challengeFor(registry: string, baseUrl: string): Promise<RegistryChallenge> {
+    const known = this.challenges.get(registry);
+    if (known) return known;
+    const res = await this.http.request({
+      url: `${baseUrl}/v2/`,
+      okStatuses: 'any',
+      signal: this.signal,
+      what: `contacting the registry ${registry}`,
+    });
+    await res.dump().catch(() => undefined);
+    let challenge: RegistryChallenge;
+    if (res.status === 401) {
+      challenge = readChallenge(res.headers['www-authenticate']) ?? { kind: 'basic' };
+    } else if (res.status >= 200 && res.status < 300) {
+      challenge = { kind: 'none' };
+    } else if (res.status === 404) {
+      throw new NetworkError(`${baseUrl} does not serve the registry API (GET /v2/ answered 404)`);
+    } else {
+      // Some registries refuse the ping but authenticate repository paths: learn from those.
+      challenge = { kind: 'none' };
+    }
+    this.challenges.set(registry, challenge);
+    return challenge;
+  }
+
+  /** Records a challenge seen on a 401; answers whether a retry may help. */
+  learn(registry: string, header: string | undefined): RegistryChallenge | undefined {
+    const challenge = readChallenge(header);
+    if (challenge) this.challenges.set(registry, challenge);
+    return challenge;
+  }
+
+  /** Forgets the cached tokens of these scopes (after a 401). */
+  invalidate(registry: string, scopes: readonly string[]): void {
+    this.tokens.delete(tokenKey(registry, scopes));
+  }
+
+  /** The Authorization header value for these scopes, or undefined when the registry needs none. */
+  async authorization(
+    registry: string,
+    baseUrl: string,
+    scopes: readonly string[],
+  ): Promise<string | undefined> {
+    const challenge = await this.challengeFor(registry, baseUrl);
+    if (challenge.kind === 'none') return undefined;
+    if (challenge.kind === 'basic') {
+      const cred = await this.credentials(registry);
+      return cred ? basic(cred) : undefined;
+    }
+    const key = tokenKey(registry, scopes);
+    const cached = this.tokens.get(key);
+    if (cached && this.clock.now() < cached.expiresAt) return `Bearer ${cached.token}`;
+    let inflight = this.pending.get(key);
+    if (!inflight) {
+      inflight = this.fetchToken(registry, challenge, scopes).finally(() => this.pending.delete(key));
+      this.pending.set(key, inflight);
+    }
+    const token = await inflight;
+    return token ? `Bearer ${token}` : undefined;
+  }
+
+  private async fetchToken(
+    registry: string,
+    challenge: Extract<RegistryChallenge, { kind: 'bearer' }>,
+    scopes: readonly string[],
+  ): Promise<string | undefined> {
+    let url: URL;
+    try {
+      url = new URL(challenge.realm);
+    } catch {
+      throw new AuthError(`the registry ${registry} named an invalid token service "${challenge.realm}"`);
+    }
+    if (challenge.service) url.searchParams.set('service', challenge.service);
+    for (const scope of scopes) url.searchParams.append('scope', scope);
+    const cred = await this.credentials(registry);
+    if (cred) url.searchParams.set('account', cred.username);
+    const res = await this.http.request({
+      url,
+      headers: cred ? { authorization: basic(cred) } : {},
+      okStatuses: 'any',
+      signal: this.signal,
+      what: `getting a registry token for ${registry}`,
+    });
+    if (res.status === 401 || res.status === 403) {
+      await res.dump().catch(() => undefined);
+      throw new AuthError(
+        cred
+          ? `the token service of ${registry} refused the credentials of ${cred.username}`
+          : `the token service of ${registry} requires credentials`,
+        { hint: `Run "hubctl auth login ${registry}" to store credentials for this registry.` },
+      );
+    }
+    if (res.status < 200 || res.status >= 300) {
+      const text = await res.text().catch(() => '');
+      throw new NetworkError(
+        `getting a registry token for ${registry}: the token service answered ${res.status}${text ? ` (${text.slice(0, 200)})` : ''}`,
+      );
+    }
+    const body = await res.json<{ token?: string; access_token?: string; expires_in?: number }>();
+    const token = body.token || body.access_token;
+    if (!token) throw new AuthError(`the token service of ${registry} answered without a token`);
+    const lifetime =
+      typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_EXPIRES_IN;
+    this.tokens.set(tokenKey(registry, scopes), {
+      token,
+      expiresAt: this.clock.now() + lifetime * 1000 - Math.min(EXPIRY_MARGIN_MS, (lifetime * 1000) / 2),
+    });
+    return token;
+  }
+}
+
+function tokenKey(registry: string, scopes: readonly string[]): string {
+  return `${registry} ${[...scopes].sort().join(' ')}`;
+}
+
+function basic(cred: RegistryCredential): string {
+  return `Basic ${Buffer.from(`${cred.username}:${cred.secret}`).toString('base64')}`;
+}

@@ -1,0 +1,69 @@
+// Credentials as a chain (decisions §2): the first source with a credential wins, and says its name.
+import type { ConfigStore } from '../config/store.js';
+import type { Settings } from '../config/settings.js';
+import { AuthError } from '../errors.js';
+import { DOCKER_HUB_KEYS, type HelperRunner, dockerCredential } from './docker-config.js';
+
+export interface Credential {
+  username: string;
+  secret: string;
+  /** Where it came from, as `auth status` shows it. */
+  source: string;
+}
+
+export interface CredentialChain {
+  /** The hub account's credential, or undefined when no source has one. */
+  hub(): Promise<Credential | undefined>;
+  /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
+  registry(host: string): Promise<Credential | undefined>;
+}
+
+export interface ChainDeps {
+  env: Record<string, string | undefined>;
+  settings: Settings;
+  /** Opened only when a source needs it. */
+  store: () => ConfigStore;
+  helperRunner?: HelperRunner;
+}
+
+const DOCKER_HUB_API_HOSTS = new Set(['hub.docker.com']);
+
+export function isDockerHubRegistry(host: string): boolean {
+  return DOCKER_HUB_KEYS.includes(host);
+}
+
+export function createCredentialChain(deps: ChainDeps): CredentialChain {
+  const { env, settings } = deps;
+
+  async function hub(): Promise<Credential | undefined> {
+    if (env.HUBCTL_TOKEN) {
+      const username = settings.username;
+      if (!username) {
+        throw new AuthError('HUBCTL_TOKEN is set but no account name is', {
+          hint: 'Set HUBCTL_USERNAME (or the organization name for an organization token).',
+        });
+      }
+      return { username, secret: env.HUBCTL_TOKEN, source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)' };
+    }
+    const stored = deps.store().hubCredential(settings.profile);
+    if (stored) {
+      return { ...stored, source: `stored credential of profile "${settings.profile}"` };
+    }
+    // The docker CLI's Docker Hub login is only ever sent to Docker Hub itself, never to another base URL.
+    if (DOCKER_HUB_API_HOSTS.has(new URL(settings.baseUrl).hostname)) {
+      const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
+      if (docker) return { username: docker.username, secret: docker.secret, source: docker.source };
+    }
+    return undefined;
+  }
+
+  async function registry(host: string): Promise<Credential | undefined> {
+    if (isDockerHubRegistry(host)) return hub();
+    const stored = deps.store().registryCredential(host);
+    if (stored) return { ...stored, source: `stored credential for ${host}` };
+    const docker = await dockerCredential(env, host, deps.helperRunner);
+    return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+  }
+
+  return { hub, registry };
+}

@@ -1,0 +1,116 @@
+// The hub session: exchanges the secret for a short-lived JWT, caches it until 30 s before `exp`
+// (the injected clock decides), and repeats a call once with a fresh JWT after a 401.
+import type { Clock } from '../clock.js';
+import { ApiError, AuthError } from '../errors.js';
+import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
+import type { Credential } from './chain.js';
+import { jwtExpiry } from './jwt.js';
+
+export const EXPIRY_MARGIN_MS = 30_000;
+/** Used when a JWT carries no `exp`: short, so a stale token is not kept for long. */
+const DEFAULT_LIFETIME_MS = 5 * 60_000;
+
+export interface HubSession {
+  /** A valid JWT, exchanged now or taken from the cache. */
+  jwt(): Promise<string>;
+  /** The credential the session exchanges (throws AuthError when there is none). */
+  credential(): Promise<Credential>;
+  /** When the cached JWT expires (ms since epoch), if one is cached. */
+  expiresAt(): number | undefined;
+  /** A request with `Authorization: Bearer <jwt>`, repeated once with a new JWT after a 401. */
+  request(options: HttpRequestOptions): Promise<HttpResponse>;
+}
+
+export interface HubSessionDeps {
+  http: HttpClient;
+  clock: Clock;
+  baseUrl: string;
+  credential: () => Promise<Credential | undefined>;
+}
+
+/** POST {base_url}/v2/auth/token; the secret goes as `password` and `secret` (decisions §2). */
+export async function exchangeToken(
+  http: HttpClient,
+  baseUrl: string,
+  credential: Credential,
+): Promise<string> {
+  let res: HttpResponse;
+  try {
+    res = await http.request({
+      method: 'POST',
+      url: `${baseUrl}/v2/auth/token`,
+      json: { identifier: credential.username, password: credential.secret, secret: credential.secret },
+      what: `signing in as ${credential.username}`,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      throw new AuthError(`the hub refused the credential of ${credential.username} (${credential.source})`, {
+        hint: 'Check the account name and the password or access token; `hubctl auth login` stores a new one.',
+        cause: err,
+      });
+    }
+    throw err;
+  }
+  const body = await res.json<{ access_token?: unknown; token?: unknown }>();
+  const jwt = typeof body.access_token === 'string' ? body.access_token : body.token;
+  if (typeof jwt !== 'string' || jwt === '') {
+    throw new AuthError('the token exchange answered without a token');
+  }
+  return jwt;
+}
+
+export function createHubSession(deps: HubSessionDeps): HubSession {
+  let cached: { jwt: string; expiresAt: number } | undefined;
+  let pending: Promise<string> | undefined;
+
+  async function credential(): Promise<Credential> {
+    const cred = await deps.credential();
+    if (!cred) {
+      throw new AuthError('you are not logged in', {
+        hint: 'Run `hubctl auth login`, or set HUBCTL_USERNAME and HUBCTL_TOKEN.',
+      });
+    }
+    return cred;
+  }
+
+  async function fresh(): Promise<string> {
+    const jwt = await exchangeToken(deps.http, deps.baseUrl, await credential());
+    const expiresAt = jwtExpiry(jwt) ?? deps.clock.now() + DEFAULT_LIFETIME_MS;
+    cached = { jwt, expiresAt };
+    return jwt;
+  }
+
+  async function jwt(): Promise<string> {
+    if (cached && deps.clock.now() < cached.expiresAt - EXPIRY_MARGIN_MS) return cached.jwt;
+    pending ??= fresh().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  }
+
+  async function request(options: HttpRequestOptions): Promise<HttpResponse> {
+    const send = async (token: string) =>
+      deps.http.request({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+    const first = await jwt();
+    try {
+      return await send(first);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    }
+    // The JWT was refused before its time: exchange once more and repeat the call once.
+    if (cached?.jwt === first) cached = undefined;
+    try {
+      return await send(await jwt());
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        throw new AuthError(`${err.message} (the hub refused a freshly issued token)`, {
+          hint: 'Run `hubctl auth login` again.',
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+
+  return { jwt, credential, expiresAt: () => cached?.expiresAt, request };
+}

@@ -1,0 +1,108 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { isDockerHubRegistry } from '../../auth/chain.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { type CommandHost, examples } from '../host.js';
+import { parseRegistryHost, registryBaseUrl } from './registry-host.js';
+
+export interface LoginOptions {
+  /** A registry host; absent for the hub account. */
+  registry?: string;
+  username?: string;
+  passwordStdin: boolean;
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('login')
+    .description('Check a credential and store it: the hub account, or a registry host')
+    .argument('[registry-host]', 'a registry (host[:port]) instead of the hub account')
+    .option('-u, --username <name>', 'account name (env HUBCTL_USERNAME)')
+    .option('--password-stdin', 'read the password or access token from standard input')
+    .addOption(new Option('-p, --password <secret>').hideHelp())
+    .addOption(new Option('--token <secret>').hideHelp())
+    .action(
+      (
+        registryHost: string | undefined,
+        o: { username?: string; passwordStdin?: boolean; password?: string; token?: string },
+      ) => {
+        if (o.password !== undefined || o.token !== undefined) {
+          throw new UsageError(
+            'a secret is never taken as a command-line argument (it would show in ps and shell history)',
+            {
+              hint: 'Pipe it in with --password-stdin, or run `hubctl auth login` on a terminal to be asked for it.',
+            },
+          );
+        }
+        const registry = registryHost === undefined ? undefined : parseRegistryHost(registryHost);
+        return host.run((ctx) =>
+          runner(ctx, {
+            registry: registry && isDockerHubRegistry(registry) ? undefined : registry,
+            username: o.username,
+            passwordStdin: Boolean(o.passwordStdin),
+          }),
+        );
+      },
+    );
+  return examples(cmd, [
+    'printf %s "$HUB_PAT" | hubctl auth login --username alice --password-stdin',
+    'hubctl auth login            # asks for the account and the secret on a terminal',
+    'printf %s "$REG_PASS" | hubctl auth login registry.example.com:5000 -u ci --password-stdin',
+  ]);
+}
+
+export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  const settings = await ctx.settings();
+  let username = opts.username ?? (opts.registry ? undefined : settings.username);
+  if (!username) {
+    if (!ctx.io.stdinIsTTY || opts.passwordStdin) throw new UsageError('--username is required');
+    username = await ctx.prompt.text('Username: ');
+    if (!username) throw new UsageError('no account name given');
+  }
+  const secret = await readSecret(ctx, opts.passwordStdin);
+  const store = await ctx.config();
+  const http = await ctx.http();
+
+  if (opts.registry) {
+    const { verifyRegistryCredential } = await import('../../auth/registry-login.js');
+    const credential = { username, secret, source: 'login' };
+    await verifyRegistryCredential(http, registryBaseUrl(opts.registry, ctx.globals.plainHttp), credential);
+    store.setRegistryCredential(opts.registry, { username, secret });
+    report(ctx, { registry: opts.registry, username, stored: store.credentialsPath });
+    return;
+  }
+  const { exchangeToken } = await import('../../auth/hub-session.js');
+  // Verified by a real exchange before anything is stored.
+  await exchangeToken(http, settings.baseUrl, { username, secret, source: 'login' });
+  store.setHubCredential(settings.profile, { username, secret });
+  if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);
+  report(ctx, { profile: settings.profile, username, stored: store.credentialsPath });
+}
+
+function report(
+  ctx: Context,
+  result: { username: string; stored: string; profile?: string; registry?: string },
+): void {
+  if (ctx.output.json) {
+    ctx.output.printJson({ loggedIn: true, ...result });
+    return;
+  }
+  const where = result.registry ? ` to ${result.registry}` : '';
+  ctx.output.info(`Logged in${where} as ${result.username} (credential stored in ${result.stored}).`);
+}
+
+async function readSecret(ctx: Context, fromStdin: boolean): Promise<string> {
+  let secret: string;
+  if (fromStdin) {
+    secret = (await ctx.readStdin()).replace(/\r?\n$/, '');
+  } else if (ctx.io.stdinIsTTY) {
+    secret = await ctx.prompt.secret('Password or access token: ');
+  } else {
+    throw new UsageError('no secret given', {
+      hint: 'Standard input is not a terminal: pipe the secret in and pass --password-stdin.',
+    });
+  }
+  if (secret === '') throw new UsageError('the secret is empty');
+  return secret;
+}

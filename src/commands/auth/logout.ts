@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { type CommandHost, examples } from '../host.js';
+import { parseRegistryHost } from './registry-host.js';
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('logout')
+    .description('Remove the credential hubctl stored (the hub account of the profile, or a registry host)')
+    .argument('[registry-host]', 'a registry (host[:port]) instead of the hub account')
+    .action((registryHost: string | undefined) => {
+      const registry = registryHost === undefined ? undefined : parseRegistryHost(registryHost);
+      return host.run((ctx) => runner(ctx, registry));
+    });
+  return examples(cmd, ['hubctl auth logout', 'hubctl auth logout registry.example.com:5000']);
+}
+
+export async function run(ctx: Context, registry?: string): Promise<void> {
+  const store = await ctx.config();
+  const profile = (await ctx.settings()).profile;
+  const removed = registry ? store.deleteRegistryCredential(registry) : store.deleteHubCredential(profile);
+  const target = registry ?? `profile "${profile}"`;
+  if (ctx.output.json) {
+    ctx.output.printJson({ removed, ...(registry ? { registry } : { profile }) });
+    return;
+  }
+  ctx.output.info(
+    removed ? `Removed the stored credential of ${target}.` : `No credential was stored for ${target}.`,
+  );
+  // Credentials that hubctl did not store are not its to remove; say where they come from.
+  if (!registry && ctx.env.HUBCTL_TOKEN) ctx.output.warn('HUBCTL_TOKEN is still set in the environment.');
+}

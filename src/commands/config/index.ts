@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { CommandHost } from '../host.js';
+import * as get from './get.js';
+import * as list from './list.js';
+import * as set from './set.js';
+import * as unset from './unset.js';
+
+export function register(group: Command, host: CommandHost): void {
+  list.register(group, host);
+  get.register(group, host);
+  set.register(group, host);
+  unset.register(group, host);
+}

@@ -1,0 +1,54 @@
+// What a verb's register() receives: a way to run its body with the context built from the parsed
+// global options. Parsing tests pass a fake host and a spy in place of run().
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface CommandHost {
+  /** Runs a command body; its number (if any) becomes the exit code. */
+  run(body: (ctx: Context) => Promise<number | undefined | void>): Promise<void>;
+}
+
+/** Adds an "Examples:" section to a command's --help. */
+export function examples(cmd: Command, lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** Collects a repeatable option; comma-separated values are split too (`--scope a,b --scope c`). */
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
+}
+
+/** Collects a repeatable option as given. */
+export function collectRepeat(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) {
+      throw new UsageError(`${name} must be a whole number of at least 1 (got "${value}")`);
+    }
+    return Number(value);
+  };
+}
+
+/**
+ * Deletes and other destructive verbs: ask on a TTY unless --yes; refuse without a TTY and --yes.
+ * Returns false when the user said no.
+ */
+export async function confirmDestructive(ctx: Context, question: string): Promise<boolean> {
+  if (ctx.globals.yes) return true;
+  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+    throw new UsageError('refusing to delete without confirmation', {
+      hint: 'Standard input is not a terminal: pass --yes to confirm.',
+    });
+  }
+  return ctx.prompt.confirm(question);
+}

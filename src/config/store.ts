@@ -1,0 +1,139 @@
+// Profiles and stored credentials, in the config directory ($HUBCTL_CONFIG_DIR, else the platform's
+// config dir). The only importer of conf. Both files are written atomically (temp file + rename);
+// the credentials file with mode 0600.
+import { chmodSync, mkdirSync } from 'node:fs';
+import Conf from 'conf';
+import { UsageError } from '../errors.js';
+
+/** The keys a profile may hold, with what each means (shown by `config list --help`). */
+export const PROFILE_KEYS = {
+  'base-url': 'hub API base address (HUBCTL_BASE_URL)',
+  'governance-url': 'governance API base address (HUBCTL_GOVERNANCE_URL)',
+  org: 'organization name (HUBCTL_ORG)',
+  username: 'account name used by `auth login` (HUBCTL_USERNAME)',
+} as const;
+export type ProfileKey = keyof typeof PROFILE_KEYS;
+
+export function isProfileKey(key: string): key is ProfileKey {
+  return Object.hasOwn(PROFILE_KEYS, key);
+}
+
+export interface StoredCredential {
+  username: string;
+  secret: string;
+}
+
+type Profiles = Record<string, Partial<Record<ProfileKey, string>>>;
+
+interface CredentialFile {
+  /** Hub credentials by profile name. */
+  hub: Record<string, StoredCredential>;
+  /** Registry credentials by registry host (`host[:port]`). */
+  registries: Record<string, StoredCredential>;
+}
+
+export interface ConfigStore {
+  readonly dir: string;
+  readonly path: string;
+  readonly credentialsPath: string;
+  profiles(): string[];
+  getProfile(profile: string): Partial<Record<ProfileKey, string>>;
+  set(profile: string, key: ProfileKey, value: string): void;
+  unset(profile: string, key: ProfileKey): boolean;
+  hubCredential(profile: string): StoredCredential | undefined;
+  setHubCredential(profile: string, credential: StoredCredential): void;
+  deleteHubCredential(profile: string): boolean;
+  registryCredential(host: string): StoredCredential | undefined;
+  setRegistryCredential(host: string, credential: StoredCredential): void;
+  deleteRegistryCredential(host: string): boolean;
+}
+
+export function openConfigStore(dir: string): ConfigStore {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new UsageError(`cannot create the config directory ${dir}`, { cause: err });
+  }
+  const common = {
+    cwd: dir,
+    projectName: 'hubctl',
+    projectSuffix: '',
+    accessPropertiesByDotNotation: false,
+  } as const;
+  let config: Conf<{ profiles: Profiles }>;
+  let creds: Conf<CredentialFile> | undefined;
+  try {
+    config = new Conf<{ profiles: Profiles }>({
+      ...common,
+      configName: 'config',
+      defaults: { profiles: {} },
+    });
+  } catch (err) {
+    throw new UsageError(`cannot read the config file in ${dir}: ${(err as Error).message}`, { cause: err });
+  }
+  const credentials = (): Conf<CredentialFile> => {
+    if (!creds) {
+      try {
+        creds = new Conf<CredentialFile>({
+          ...common,
+          configName: 'credentials',
+          configFileMode: 0o600,
+          defaults: { hub: {}, registries: {} },
+        });
+        // An older file may have been created with a wider mode; secrets are the owner's alone.
+        chmodSync(creds.path, 0o600);
+      } catch (err) {
+        throw new UsageError(`cannot read the credentials file in ${dir}: ${(err as Error).message}`, {
+          cause: err,
+        });
+      }
+    }
+    return creds;
+  };
+  const profilesOf = (): Profiles => ({ ...config.get('profiles') });
+  const credentialsPath = `${dir}/credentials.json`;
+
+  return {
+    dir,
+    path: config.path,
+    credentialsPath,
+    profiles: () => Object.keys(profilesOf()).sort(),
+    getProfile: (profile) => ({ ...profilesOf()[profile] }),
+    set(profile, key, value) {
+      const all = profilesOf();
+      all[profile] = { ...all[profile], [key]: value };
+      config.set('profiles', all);
+    },
+    unset(profile, key) {
+      const all = profilesOf();
+      const current = { ...all[profile] };
+      if (!(key in current)) return false;
+      delete current[key];
+      all[profile] = current;
+      config.set('profiles', all);
+      return true;
+    },
+    hubCredential: (profile) => credentials().get('hub')[profile],
+    setHubCredential(profile, credential) {
+      credentials().set('hub', { ...credentials().get('hub'), [profile]: credential });
+    },
+    deleteHubCredential(profile) {
+      const hub = { ...credentials().get('hub') };
+      if (!(profile in hub)) return false;
+      delete hub[profile];
+      credentials().set('hub', hub);
+      return true;
+    },
+    registryCredential: (host) => credentials().get('registries')[host],
+    setRegistryCredential(host, credential) {
+      credentials().set('registries', { ...credentials().get('registries'), [host]: credential });
+    },
+    deleteRegistryCredential(host) {
+      const registries = { ...credentials().get('registries') };
+      if (!(host in registries)) return false;
+      delete registries[host];
+      credentials().set('registries', registries);
+      return true;
+    },
+  };
+}

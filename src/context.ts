@@ -1,0 +1,194 @@
+// The Context: everything a command may touch, and the only place real IO is constructed. Clients
+// are lazy and memoised, so a command that never asks for the governance client never reads
+// credentials, and `policy eval` or `--help` never load undici or conf.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { AccessTokenClient } from './api/access-tokens.js';
+import type { GovernanceClient } from './api/governance.js';
+import type { CredentialChain } from './auth/chain.js';
+import type { HubSession } from './auth/hub-session.js';
+import { type Clock, systemClock } from './clock.js';
+import { type Settings, profileName, resolveSettings } from './config/settings.js';
+import type { ConfigStore } from './config/store.js';
+import { UsageError } from './errors.js';
+import type { HttpClient } from './http/client.js';
+import { type IO, colorEnabled } from './output/io.js';
+import { type Output, createOutput } from './output/output.js';
+import { type Prompter, createPrompter } from './output/prompt.js';
+
+export const VERSION = '0.1.0';
+
+/** The global options of decisions §1 and §7, as parsed. */
+export interface GlobalOptions {
+  json: boolean;
+  org?: string;
+  profile?: string;
+  baseUrl?: string;
+  governanceUrl?: string;
+  debug: boolean;
+  color: boolean;
+  quiet: boolean;
+  yes: boolean;
+  caFile?: string;
+  /** Registry hosts to reach over plain HTTP, besides loopback. */
+  plainHttp: string[];
+}
+
+export const DEFAULT_GLOBALS: GlobalOptions = {
+  json: false,
+  debug: false,
+  color: true,
+  quiet: false,
+  yes: false,
+  plainHttp: [],
+};
+
+export interface Context {
+  readonly io: IO;
+  readonly env: Record<string, string | undefined>;
+  readonly clock: Clock;
+  readonly globals: GlobalOptions;
+  readonly output: Output;
+  readonly prompt: Prompter;
+  /** Aborted on Ctrl-C, so long transfers can clean up. */
+  readonly signal: AbortSignal;
+  /** Where config.json and credentials.json live. */
+  configDir(): string;
+  /** Where resumable state lives (unfinished uploads). */
+  stateDir(): string;
+  /** Writes a --debug line to stderr (already redacted by the caller). */
+  debug(line: string): void;
+  /** Reads all of standard input as text. */
+  readStdin(): Promise<string>;
+  config(): Promise<ConfigStore>;
+  settings(): Promise<Settings>;
+  /** The organization, or a usage error saying how to set one. */
+  org(): Promise<string>;
+  http(): Promise<HttpClient>;
+  credentials(): Promise<CredentialChain>;
+  hubSession(): Promise<HubSession>;
+  accessTokens(): Promise<AccessTokenClient>;
+  governance(): Promise<GovernanceClient>;
+}
+
+export interface ContextDeps {
+  io: IO;
+  env: Record<string, string | undefined>;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Tests pass undici's MockAgent; by default a proxy-aware agent. */
+  dispatcher?: import('undici').Dispatcher;
+  /** Backoff base for retries (tests use 1 ms). */
+  retryBaseMs?: number;
+  prompter?: Prompter;
+}
+
+function memo<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= make();
+    // A failed construction is not cached: the next call tries again.
+    value.catch(() => {
+      value = undefined;
+    });
+    return value;
+  };
+}
+
+export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAULT_GLOBALS): Context {
+  const { io, env } = deps;
+  const clock = deps.clock ?? systemClock;
+  const output = createOutput(io, {
+    json: globals.json,
+    quiet: globals.quiet,
+    color: colorEnabled(io, env, globals.color),
+  });
+  const home = env.HOME || homedir();
+  const configDir = () =>
+    env.HUBCTL_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'hubctl');
+  const stateDir = () =>
+    env.HUBCTL_CONFIG_DIR
+      ? join(env.HUBCTL_CONFIG_DIR, 'state')
+      : join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'hubctl');
+  const debug = (line: string) => {
+    if (globals.debug) io.stderr.write(`[debug] ${line}\n`);
+  };
+
+  const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));
+  const settings = memo(async () => {
+    const flags = { ...globals, username: undefined };
+    const profile = profileName(flags, env);
+    return resolveSettings(flags, env, (await config()).getProfile(profile));
+  });
+  const http = memo(async () => {
+    const { createHttpClient } = await import('./http/client.js');
+    return createHttpClient({
+      userAgent: `hubctl/${VERSION} node/${process.versions.node}`,
+      clock,
+      debug: globals.debug ? debug : undefined,
+      caFile: globals.caFile,
+      dispatcher: deps.dispatcher,
+      retryBaseMs: deps.retryBaseMs,
+    });
+  });
+  const credentials = memo(async () => {
+    const { createCredentialChain } = await import('./auth/chain.js');
+    const store = await config();
+    return createCredentialChain({ env, settings: await settings(), store: () => store });
+  });
+  const hubSession = memo(async () => {
+    const { createHubSession } = await import('./auth/hub-session.js');
+    const chain = await credentials();
+    return createHubSession({
+      http: await http(),
+      clock,
+      baseUrl: (await settings()).baseUrl,
+      credential: chain.hub,
+    });
+  });
+  const org = async () => {
+    const value = (await settings()).org;
+    if (!value) {
+      throw new UsageError('no organization is set', {
+        hint: 'Pass --org NAME, set HUBCTL_ORG, or run `hubctl config set org NAME`.',
+      });
+    }
+    return value;
+  };
+
+  return {
+    io,
+    env,
+    clock,
+    globals,
+    output,
+    prompt: deps.prompter ?? createPrompter(io),
+    signal: deps.signal ?? new AbortController().signal,
+    configDir,
+    stateDir,
+    debug,
+    readStdin: () => readAll(io.stdin),
+    config,
+    settings,
+    org,
+    http,
+    credentials,
+    hubSession,
+    accessTokens: memo(async () => {
+      const { createAccessTokenClient } = await import('./api/access-tokens.js');
+      return createAccessTokenClient(await hubSession(), (await settings()).baseUrl);
+    }),
+    governance: memo(async () => {
+      const { createGovernanceClient } = await import('./api/governance.js');
+      const orgName = await org();
+      return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
+    }),
+  };
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,59 @@
+// Questions on the terminal: a secret without echo, and a yes/no confirmation. Both are asked on
+// stderr so that stdout stays data.
+import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import { CancelledError, UsageError } from '../errors.js';
+import type { IO } from './io.js';
+
+export interface Prompter {
+  /** Reads a line without echoing it (TTY only). */
+  secret(question: string): Promise<string>;
+  /** Reads a line, echoed. */
+  text(question: string): Promise<string>;
+  /** Asks y/N; answers false on anything but y/yes. */
+  confirm(question: string): Promise<boolean>;
+}
+
+export function createPrompter(io: IO): Prompter {
+  const ask = (question: string, mute: boolean) =>
+    new Promise<string>((resolve, reject) => {
+      if (!io.stdinIsTTY) {
+        reject(new UsageError('cannot ask a question: standard input is not a terminal'));
+        return;
+      }
+      io.stderr.write(question);
+      let muted = false;
+      const output = {
+        write: (chunk: string) => {
+          if (!muted) io.stderr.write(chunk);
+          return true;
+        },
+        on: () => output,
+        once: () => output,
+        emit: () => false,
+        removeListener: () => output,
+      } as unknown as Writable;
+      const rl = createInterface({ input: io.stdin, output, terminal: true });
+      muted = mute;
+      let answered = false;
+      rl.on('SIGINT', () => {
+        rl.close();
+        io.stderr.write('\n');
+        reject(new CancelledError('cancelled'));
+      });
+      rl.on('close', () => {
+        if (!answered) reject(new CancelledError('cancelled'));
+      });
+      rl.question('', (answer) => {
+        answered = true;
+        rl.close();
+        if (mute) io.stderr.write('\n');
+        resolve(answer);
+      });
+    });
+  return {
+    secret: (question) => ask(question, true),
+    text: async (question) => (await ask(question, false)).trim(),
+    confirm: async (question) => /^y(es)?$/i.test((await ask(`${question} [y/N] `, false)).trim()),
+  };
+}

@@ -1,0 +1,186 @@
+// The commander tree and the global options; no logic. Command groups are loaded on demand: only
+// the group named on the command line is imported (its chunk), so `--version` and `--help` stay cheap.
+import { Command, Option } from 'commander';
+import { type ContextDeps, DEFAULT_GLOBALS, type GlobalOptions, VERSION, createContext } from './context.js';
+import type { CommandHost } from './commands/host.js';
+import { collectRepeat } from './commands/host.js';
+
+export interface CommandGroup {
+  name: string;
+  description: string;
+  /** Imports the group's chunk; its register() adds the verbs to the group's command. */
+  load: () => Promise<{ register(group: Command, host: CommandHost): void }>;
+}
+
+export const GROUPS: CommandGroup[] = [
+  {
+    name: 'policy',
+    description: 'List, inspect, change and evaluate governance policies',
+    load: () => import('./commands/policy/index.js'),
+  },
+  {
+    name: 'rule',
+    description: 'Add, change and remove the rules of a policy',
+    load: () => import('./commands/rule/index.js'),
+  },
+  {
+    name: 'token',
+    description: 'Manage personal access tokens',
+    load: () => import('./commands/token/index.js'),
+  },
+  {
+    name: 'image',
+    description: 'Inspect, pull, push, copy and delete images in OCI registries',
+    load: () => import('./commands/image/index.js'),
+  },
+  {
+    name: 'auth',
+    description: 'Log in and out, and show who you are',
+    load: () => import('./commands/auth/index.js'),
+  },
+  {
+    name: 'config',
+    description: 'Read and change settings of a profile',
+    load: () => import('./commands/config/index.js'),
+  },
+  {
+    name: 'completion',
+    description: 'Print a shell completion script (bash, zsh, fish)',
+    load: () => import('./commands/completion/index.js'),
+  },
+];
+
+/** Global options that take a value: the argv scan must skip their values. */
+const VALUE_OPTIONS = new Set([
+  '--org',
+  '--profile',
+  '--base-url',
+  '--governance-url',
+  '--ca-file',
+  '--plain-http',
+]);
+
+/** The group named on the command line (`hubctl --org x token list` → token), if any. */
+export function groupFromArgv(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (VALUE_OPTIONS.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    if (arg === 'help') return argv[i + 1];
+    return arg;
+  }
+  return undefined;
+}
+
+export interface ProgramState {
+  exitCode: number;
+  globals: GlobalOptions;
+}
+
+export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
+  return {
+    ...DEFAULT_GLOBALS,
+    json: Boolean(opts.json),
+    org: opts.org as string | undefined,
+    profile: opts.profile as string | undefined,
+    baseUrl: opts.baseUrl as string | undefined,
+    governanceUrl: opts.governanceUrl as string | undefined,
+    debug: Boolean(opts.debug),
+    color: opts.color !== false,
+    quiet: Boolean(opts.quiet),
+    yes: Boolean(opts.yes),
+    caFile: opts.caFile as string | undefined,
+    plainHttp: (opts.plainHttp as string[] | undefined) ?? [],
+  };
+}
+
+/**
+ * Builds the program. `load` says which groups get their verbs: 'argv' (the one named in argv),
+ * or 'all' (completion scripts and tree tests need every command).
+ */
+export async function buildProgram(
+  deps: ContextDeps,
+  argv: string[],
+  load: 'argv' | 'all' = 'argv',
+): Promise<{ program: Command; state: ProgramState }> {
+  const state: ProgramState = { exitCode: 0, globals: DEFAULT_GLOBALS };
+  const program = new Command('hubctl')
+    .description('Administer sandbox governance policies, access tokens and OCI images.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--json', 'print JSON objects (errors as JSON on stderr)'))
+    .addOption(new Option('--org <name>', 'organization (env HUBCTL_ORG)'))
+    .addOption(new Option('--profile <name>', 'configuration profile (env HUBCTL_PROFILE)'))
+    .addOption(new Option('--base-url <url>', 'hub API base address (env HUBCTL_BASE_URL)'))
+    .addOption(
+      new Option('--governance-url <url>', 'governance API base address (env HUBCTL_GOVERNANCE_URL)'),
+    )
+    .addOption(new Option('--ca-file <path>', 'extra CA certificates (PEM) to trust'))
+    .addOption(
+      new Option('--plain-http <host>', 'reach this registry host over plain HTTP (repeatable)').argParser(
+        collectRepeat,
+      ),
+    )
+    .addOption(new Option('--debug', 'trace HTTP requests on stderr, secrets redacted; show stack traces'))
+    .addOption(new Option('--no-color', 'never colour output (also NO_COLOR)'))
+    .addOption(new Option('-q, --quiet', 'print only data and errors'))
+    .addOption(new Option('-y, --yes', 'answer yes to confirmations'))
+    .showHelpAfterError(false)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => deps.io.stdout.write(s),
+      writeErr: (s) => deps.io.stderr.write(s),
+      // Errors are printed once, by cli.ts, in the user's chosen format.
+      outputError: () => undefined,
+    })
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
+        '  $ printf %s "$HUB_PAT" | hubctl auth login --username alice --password-stdin',
+        '  $ hubctl --org acme policy list --json',
+        '  $ hubctl image inspect alpine:3.20',
+        '',
+        'Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 denied (policy eval),',
+        '4 authentication or permission, 5 not found, 6 conflict or limit, 7 network or server.',
+        '',
+      ].join('\n'),
+    );
+
+  program.hook('preAction', (_root, action) => {
+    state.globals = globalsFrom(action.optsWithGlobals());
+  });
+
+  const host: CommandHost = {
+    async run(body) {
+      const ctx = createContext(deps, state.globals);
+      const code = await body(ctx);
+      if (typeof code === 'number') state.exitCode = code;
+    },
+  };
+
+  const wanted = load === 'all' ? undefined : groupFromArgv(argv);
+  for (const group of GROUPS) {
+    const command = program.command(group.name).description(group.description);
+    // Unnamed groups stay placeholders: listed in `hubctl --help`, their code not loaded.
+    if (load === 'all' || group.name === wanted) (await group.load()).register(command, host);
+  }
+  return { program, state };
+}
+
+/** Every command of the tree with its full path, for completions and tree tests. */
+export function walkCommands(cmd: Command, path: string[] = []): { path: string[]; command: Command }[] {
+  const out: { path: string[]; command: Command }[] = [];
+  for (const sub of cmd.commands) {
+    const p = [...path, sub.name()];
+    out.push({ path: p, command: sub }, ...walkCommands(sub, p));
+  }
+  return out;
+}
