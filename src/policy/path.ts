@@ -1,0 +1,183 @@
+// Filesystem resources of rules (absolute or `~` paths with `*` within a segment and `**` across
+// segments) and paths of requests, normalized (decisions §4). Globs become segment matchers: no
+// regular expression is built from user input. Pure: no IO.
+import { ValidationError } from '../errors.js';
+
+export type PathSegment =
+  | { readonly kind: 'lit'; readonly text: string }
+  /** `*` within one segment: `parts` are the literal pieces between the stars (≥ 2 of them). */
+  | { readonly kind: 'glob'; readonly text: string; readonly parts: readonly string[]; readonly min: number }
+  | { readonly kind: 'globstar'; readonly text: '**' };
+
+export interface FilesystemPattern {
+  /** True for `~/…`: the user's home directory, which hubctl does not resolve. */
+  readonly home: boolean;
+  readonly segments: readonly PathSegment[];
+  /** No wildcard anywhere: matches exactly one path. */
+  readonly literal: boolean;
+  readonly canonical: string;
+}
+
+export interface FilesystemDestination {
+  readonly home: boolean;
+  readonly segments: readonly string[];
+  /** The normalized path (`/etc/passwd`, `~/src`, `/`, `~`). */
+  readonly path: string;
+}
+
+export const FILESYSTEM_FORMS =
+  'an absolute path (/data/file) or one under your home (~/src), with * inside a segment (/var/log/*.log) ' +
+  'and ** across segments (/data/**)';
+
+function badResource(value: string, problem: string): ValidationError {
+  return new ValidationError(
+    `invalid filesystem resource "${value}": ${problem}; allowed: ${FILESYSTEM_FORMS}`,
+  );
+}
+
+function badPath(value: string, problem: string): ValidationError {
+  return new ValidationError(
+    `invalid filesystem path "${value}": ${problem}; a path is absolute (/…) or starts with ~/`,
+  );
+}
+
+/** Splits on `/`, dropping empty segments and `.`; `..` handling is the caller's. */
+function rawSegments(value: string, start: number): string[] {
+  const out: string[] = [];
+  let from = start;
+  for (let i = start; i <= value.length; i++) {
+    if (i === value.length || value.charCodeAt(i) === 47) {
+      if (i > from) {
+        const seg = value.slice(from, i);
+        if (seg !== '.') out.push(seg);
+      }
+      from = i + 1;
+    }
+  }
+  return out;
+}
+
+/** Where the path proper starts after its root: 1 for `/…`, 1 for `~` / `~/…`; -1 if neither. */
+function rootOf(value: string): { home: boolean; start: number } | string {
+  if (value === '') return 'it is empty';
+  if (value.includes('\0')) return 'it contains a NUL character';
+  const c = value.charCodeAt(0);
+  if (c === 47) return { home: false, start: 1 };
+  if (c === 126) {
+    if (value.length === 1 || value.charCodeAt(1) === 47) return { home: true, start: 1 };
+    return '"~user" is not supported; write ~/… for your own home or an absolute path';
+  }
+  return 'it is relative';
+}
+
+function render(home: boolean, segs: readonly string[]): string {
+  if (segs.length === 0) return home ? '~' : '/';
+  return (home ? '~/' : '/') + segs.join('/');
+}
+
+/** Parses one filesystem resource of a rule; throws ValidationError naming it and the allowed forms. */
+export function parseFilesystemResource(value: string): FilesystemPattern {
+  const root = rootOf(value);
+  if (typeof root === 'string') throw badResource(value, root);
+  const texts = rawSegments(value, root.start);
+  const segments: PathSegment[] = [];
+  let literal = true;
+  for (const text of texts) {
+    if (text === '..') throw badResource(value, '".." is not allowed in a rule; write the resolved path');
+    if (text === '**') {
+      literal = false;
+      if (segments[segments.length - 1]?.kind !== 'globstar') segments.push({ kind: 'globstar', text: '**' });
+      continue;
+    }
+    if (text.includes('**')) throw badResource(value, `"**" must be a whole segment, not part of "${text}"`);
+    if (text.includes('*')) {
+      literal = false;
+      const parts = text.split('*');
+      let min = 0;
+      for (const p of parts) min += p.length;
+      segments.push(Object.freeze({ kind: 'glob', text, parts: Object.freeze(parts), min }));
+      continue;
+    }
+    segments.push(Object.freeze({ kind: 'lit', text }));
+  }
+  const canonical = render(
+    root.home,
+    segments.map((s) => s.text),
+  );
+  return Object.freeze({ home: root.home, segments: Object.freeze(segments), literal, canonical });
+}
+
+/**
+ * Parses and normalizes a request's path: repeated `/` collapsed, `.` removed, `..` resolved
+ * (`/..` stays `/`; `..` above `~` is refused, since hubctl does not know the home directory).
+ */
+export function parseFilesystemDestination(value: string): FilesystemDestination {
+  const root = rootOf(value);
+  if (typeof root === 'string') throw badPath(value, root);
+  const texts = rawSegments(value, root.start);
+  let segs = texts;
+  if (texts.includes('..')) {
+    segs = [];
+    for (const t of texts) {
+      if (t !== '..') segs.push(t);
+      else if (segs.length > 0) segs.pop();
+      else if (root.home) throw badPath(value, '".." leaves the home directory, which hubctl cannot resolve');
+    }
+  }
+  return { home: root.home, segments: segs, path: render(root.home, segs) };
+}
+
+/** `*` within one segment: literal pieces in order, first at the start, last at the end. */
+export function matchGlobSegment(parts: readonly string[], min: number, s: string): boolean {
+  if (s.length < min) return false;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (!s.startsWith(first) || !s.endsWith(last)) return false;
+  let pos = first.length;
+  const limit = s.length - last.length;
+  for (let k = 1; k < parts.length - 1; k++) {
+    const p = parts[k]!;
+    if (p === '') continue;
+    const at = s.indexOf(p, pos);
+    if (at < 0 || at + p.length > limit) return false;
+    pos = at + p.length;
+  }
+  return true;
+}
+
+export function matchSegment(seg: PathSegment, s: string): boolean {
+  if (seg.kind === 'lit') return seg.text === s;
+  if (seg.kind === 'glob') return matchGlobSegment(seg.parts, seg.min, s);
+  return true;
+}
+
+/**
+ * Does a pattern match a normalized path? `**` takes any number of segments (zero included).
+ * Linear-time two-pointer walk that backtracks only to the last `**`.
+ */
+export function matchPath(p: FilesystemPattern, d: FilesystemDestination): boolean {
+  if (p.home !== d.home) return false;
+  const ps = p.segments;
+  const ds = d.segments;
+  let i = 0;
+  let j = 0;
+  let starI = -1;
+  let starJ = 0;
+  while (j < ds.length) {
+    const seg = ps[i];
+    if (seg !== undefined && seg.kind === 'globstar') {
+      starI = i++;
+      starJ = j;
+    } else if (seg !== undefined && matchSegment(seg, ds[j]!)) {
+      i++;
+      j++;
+    } else if (starI >= 0) {
+      i = starI + 1;
+      j = ++starJ;
+    } else {
+      return false;
+    }
+  }
+  while (i < ps.length && ps[i]!.kind === 'globstar') i++;
+  return i === ps.length;
+}
