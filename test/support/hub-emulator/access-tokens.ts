@@ -19,7 +19,7 @@ export function microsIso(ms: number): string {
 
 /** `hub_pat_` + stars + the last four characters. */
 export function maskSecret(secret: string): string {
-  const cut = secret.lastIndexOf('_') + 1;
+  const cut = /^[a-z]+_[a-z]+_/.exec(secret)?.[0].length ?? 0;
   return `${secret.slice(0, cut)}${'*'.repeat(Math.max(4, secret.length - cut - 4))}${secret.slice(-4)}`;
 }
 
