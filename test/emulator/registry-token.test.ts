@@ -1,4 +1,4 @@
-import { X509Certificate, verify } from 'node:crypto';
+import { verify, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
