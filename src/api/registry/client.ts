@@ -10,7 +10,7 @@ import { apiErrorFrom } from '../../http/errors.js';
 import { paginate } from '../../http/paginate.js';
 import { type RepositoryName, registryBaseUrl } from '../../ref/reference.js';
 import { RegistryAuth, type RegistryCredentialLookup, scopeFor } from './auth.js';
-import { parseManifest, type ParsedManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
+import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
 
 export interface RegistryClientOptions {
@@ -72,6 +72,8 @@ interface SendOptions {
   timeoutMs?: number;
   what: string;
   follow?: boolean;
+  /** Sent even after the run was cancelled (cancelling uploads on Ctrl-C). */
+  ignoreAbort?: boolean;
 }
 
 export class RegistryClient {
@@ -141,7 +143,7 @@ export class RegistryClient {
         body: opts.body,
         okStatuses: 'any',
         followRedirects: false,
-        signal: this.signal,
+        signal: opts.ignoreAbort ? undefined : this.signal,
         what: opts.what,
       };
       if (opts.timeoutMs !== undefined) req.timeoutMs = opts.timeoutMs;
@@ -419,7 +421,13 @@ export class RegistryClient {
   /** DELETE an upload (cancel). A 404 (already gone) is fine. */
   async cancelUpload(repo: RepositoryName, location: string): Promise<void> {
     const what = `cancelling an upload to ${repo.registry}/${repo.repository}`;
-    const res = await this.send(repo, { method: 'DELETE', url: location, actions: ['pull', 'push'], what });
+    const res = await this.send(repo, {
+      method: 'DELETE',
+      url: location,
+      actions: ['pull', 'push'],
+      what,
+      ignoreAbort: true,
+    });
     await res.dump().catch(() => undefined);
     if (res.status !== 404) await this.expect(res, [200, 202, 204], what, 'HEAD');
   }

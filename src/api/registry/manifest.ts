@@ -35,7 +35,7 @@ export function schema1Error(what: string): Schema1Error {
 /** Checks bytes against an expected digest (the reference's, or the registry's header). */
 export function verifyManifestDigest(bytes: Uint8Array, expected: string | undefined, what: string): string {
   const actual = sha256Digest(bytes);
-  if (expected && expected.startsWith('sha256:') && expected !== actual) {
+  if (expected?.startsWith('sha256:') && expected !== actual) {
     throw new IntegrityError(`${what}: the manifest's digest is ${actual}, expected ${expected}`);
   }
   return actual;

@@ -1,0 +1,102 @@
+// image copy: registry to registry, streaming each blob from the source's GET into the destination's
+// upload without touching disk (verified against its digest on the way); within one registry,
+// blobs are mounted. With --all-platforms the index and every child are copied; digests are kept.
+
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { RegistryClient } from '../api/registry/client.js';
+import { IntegrityError } from '../errors.js';
+import type { TransferProgress } from '../output/progress.js';
+import { formatReference, type ImageReference } from '../ref/reference.js';
+import type { PlatformSpec } from './platform.js';
+import { runPool } from './pool.js';
+import { blobsOf, resolveImages } from './pull.js';
+import type { KnownBlobs } from './resume-state.js';
+import type { BlobResult, TransferResult } from './types.js';
+import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
+
+export interface CopyOptions {
+  client: RegistryClient;
+  src: ImageReference;
+  dst: ImageReference;
+  platform: PlatformSpec;
+  allPlatforms?: boolean;
+  progress: TransferProgress;
+  signal: AbortSignal;
+  concurrency?: number;
+  known?: KnownBlobs;
+  note?: (line: string) => void;
+}
+
+export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
+  const { client, src, dst } = opts;
+  const { top, images } = await resolveImages(client, src, opts.platform, Boolean(opts.allPlatforms));
+  const sameRegistry = src.registry === dst.registry && src.repository !== dst.repository;
+  const open = new Set<OpenUpload>();
+  const uc = {
+    client,
+    repo: dst,
+    progress: opts.progress,
+    signal: opts.signal,
+    open,
+    known: opts.known,
+    mountFrom: sameRegistry ? src.repository : undefined,
+    // A stream from another registry cannot be re-read cheaply: send it in one request.
+    monolithicMax: Number.POSITIVE_INFINITY,
+    chunkSize: Number.POSITIVE_INFINITY,
+    note: opts.note,
+  };
+  let results: BlobResult[];
+  try {
+    results = await runPool(blobsOf(images), opts.concurrency ?? 4, async (d) => {
+      const action = await pushBlob(uc, d.digest, d.size, async (start) => {
+        const { body } = await client.getBlob(src, d.digest, start);
+        // The whole blob is verified here; a continued one by the registry on completion.
+        if (start > 0) return body;
+        const checked = verifier(d.digest, d.size);
+        body.on('error', (err) => checked.destroy(err));
+        return body.pipe(checked);
+      });
+      return { digest: d.digest, size: d.size, action: action === 'pushed' ? 'copied' : action };
+    });
+  } catch (err) {
+    if (opts.signal.aborted) await cancelOpenUploads(client, open);
+    throw err;
+  }
+  await opts.known
+    ?.remember(
+      dst.registry,
+      dst.repository,
+      results.map((r) => r.digest),
+    )
+    .catch(() => undefined);
+
+  if (top !== images[0] || images.length > 1) {
+    for (const img of images) await client.putManifest(dst, img.digest, img.bytes, img.mediaType);
+  }
+  const digest = await client.putManifest(dst, dst.tag ?? dst.digest ?? top.digest, top.bytes, top.mediaType);
+  return { reference: formatReference(dst), digest, mediaType: top.mediaType, blobs: results };
+}
+
+/** Fails the stream (and so the upload) when the bytes do not hash to the digest. */
+function verifier(digest: string, size: number): Transform {
+  const hash = createHash('sha256');
+  let n = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      n += chunk.length;
+      cb(null, chunk);
+    },
+    flush(cb) {
+      const actual = `sha256:${hash.digest('hex')}`;
+      if (n !== size || actual !== digest) {
+        cb(
+          new IntegrityError(
+            `blob ${digest} from the source does not match its digest (got ${actual}, ${n} bytes)`,
+          ),
+        );
+      } else cb();
+    },
+  });
+}

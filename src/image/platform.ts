@@ -1,0 +1,76 @@
+// Platforms (`os/arch[/variant]`) and choosing one manifest from an index. Pure: the machine's
+// own platform is passed in by the caller (the command reads it from the context).
+
+import type { Descriptor, Platform } from '../api/registry/media-types.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+
+export interface PlatformSpec {
+  os: string;
+  architecture: string;
+  variant?: string;
+}
+
+const NODE_ARCH: Record<string, string> = {
+  x64: 'amd64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: '386',
+  ppc64: 'ppc64le',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+  mips: 'mips',
+  mipsel: 'mipsle',
+};
+
+/** The image platform of a Node `process.platform`/`process.arch` pair. */
+export function platformOf(nodePlatform: string, nodeArch: string): PlatformSpec {
+  const os = nodePlatform === 'win32' ? 'windows' : nodePlatform === 'darwin' ? 'linux' : nodePlatform;
+  // Containers on macOS run in a Linux VM: the image platform is linux.
+  return { os, architecture: NODE_ARCH[nodeArch] ?? nodeArch };
+}
+
+export function parsePlatform(input: string): PlatformSpec {
+  const parts = input.split('/');
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => !/^[a-z0-9._-]+$/.test(p))) {
+    throw new ValidationError(
+      `invalid platform "${input}": write os/arch or os/arch/variant (linux/arm64/v8)`,
+    );
+  }
+  const [os, architecture, variant] = parts as [string, string, string?];
+  return variant ? { os, architecture, variant } : { os, architecture };
+}
+
+export function formatPlatform(p: PlatformSpec | Platform | undefined): string {
+  if (!p) return 'unknown';
+  return [p.os, p.architecture, p.variant].filter(Boolean).join('/');
+}
+
+function normalVariant(arch: string, variant: string | undefined): string | undefined {
+  if (arch === 'arm64' && (variant === undefined || variant === 'v8')) return 'v8';
+  if (arch === 'arm' && variant === undefined) return 'v7';
+  return variant;
+}
+
+/** Picks the index entry for a platform; a variant left out matches the architecture's default. */
+export function selectManifest(
+  manifests: readonly Descriptor[],
+  want: PlatformSpec,
+  what: string,
+): Descriptor {
+  const candidates = manifests.filter(
+    (d) => d.platform && d.platform.os === want.os && d.platform.architecture === want.architecture,
+  );
+  const wantVariant = normalVariant(want.architecture, want.variant);
+  const exact = candidates.find(
+    (d) => normalVariant(d.platform!.architecture, d.platform!.variant) === wantVariant,
+  );
+  const chosen = exact ?? (want.variant === undefined ? candidates[0] : undefined);
+  if (!chosen) {
+    const available = manifests.map((d) => formatPlatform(d.platform)).join(', ');
+    throw new NotFoundError(`${what} has no image for ${formatPlatform(want)}`, {
+      hint: available ? `Platforms available: ${available}.` : undefined,
+    });
+  }
+  return chosen;
+}

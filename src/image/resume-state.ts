@@ -1,0 +1,124 @@
+// Unfinished uploads, kept under hubctl's state directory so that the next `image push` of the same
+// blob to the same repository continues it (its upload URL and the offset the registry confirmed).
+// One small JSON file per (registry, repository, digest), written atomically.
+
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { atomicWrite } from './oci-layout.js';
+
+export interface SavedUpload {
+  registry: string;
+  repository: string;
+  digest: string;
+  /** The upload URL the registry gave last (absolute). */
+  location: string;
+  /** Bytes the registry confirmed. */
+  offset: number;
+  /** Milliseconds since the epoch. */
+  updatedAt: number;
+}
+
+/** Uploads older than this are not resumed (registries purge them; distribution after a week). */
+const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export class UploadStateStore {
+  constructor(
+    private readonly dir: string,
+    private readonly now: () => number,
+  ) {}
+
+  private file(registry: string, repository: string, digest: string): string {
+    const key = createHash('sha256')
+      .update(`${registry}\n${repository}\n${digest}`)
+      .digest('hex')
+      .slice(0, 32);
+    return join(this.dir, `${key}.json`);
+  }
+
+  async load(registry: string, repository: string, digest: string): Promise<SavedUpload | undefined> {
+    try {
+      const saved = JSON.parse(
+        await readFile(this.file(registry, repository, digest), 'utf8'),
+      ) as SavedUpload;
+      if (saved.registry !== registry || saved.repository !== repository || saved.digest !== digest)
+        return undefined;
+      if (this.now() - saved.updatedAt > MAX_AGE_MS) return undefined;
+      return saved;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async save(entry: Omit<SavedUpload, 'updatedAt'>): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await atomicWrite(
+      this.file(entry.registry, entry.repository, entry.digest),
+      JSON.stringify({ ...entry, updatedAt: this.now() }),
+    );
+  }
+
+  async remove(registry: string, repository: string, digest: string): Promise<void> {
+    await unlink(this.file(registry, repository, digest)).catch(() => undefined);
+  }
+
+  async list(): Promise<SavedUpload[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const out: SavedUpload[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      try {
+        out.push(JSON.parse(await readFile(join(this.dir, name), 'utf8')) as SavedUpload);
+      } catch {
+        // A torn file from a killed process: ignore it.
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Repositories of each registry that hubctl has seen holding a blob (pushed or pulled), so that a
+ * later push to another repository of the same registry can mount it instead of uploading.
+ */
+export class KnownBlobs {
+  constructor(private readonly path: string) {}
+
+  private cache?: Record<string, string[]>;
+
+  private async read(): Promise<Record<string, string[]>> {
+    if (this.cache) return this.cache;
+    try {
+      this.cache = JSON.parse(await readFile(this.path, 'utf8')) as Record<string, string[]>;
+    } catch {
+      this.cache = {};
+    }
+    return this.cache;
+  }
+
+  /** Another repository of `registry` known to hold `digest`. */
+  async repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    const map = await this.read();
+    return map[`${registry} ${digest}`]?.find((r) => r !== except);
+  }
+
+  async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    const map = await this.read();
+    for (const d of digests) {
+      const key = `${registry} ${d}`;
+      const list = (map[key] ?? []).filter((r) => r !== repository);
+      list.unshift(repository);
+      delete map[key];
+      map[key] = list.slice(0, 4);
+    }
+    // Keep the file small: the most recent 5000 blobs.
+    const keys = Object.keys(map);
+    if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
+    await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+    await atomicWrite(this.path, JSON.stringify(map));
+  }
+}

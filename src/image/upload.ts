@@ -1,0 +1,179 @@
+// Pushing one blob (decisions §6): HEAD first (skip), mount from another repository of the same
+// registry when one is known to hold it, else upload — monolithic for small blobs, PATCH chunks for
+// large ones. A failed chunk asks the upload's status and continues from the registry's Range (or
+// starts a new upload when the registry dropped it); chunk offsets are saved under the state
+// directory so that the next run continues an upload this process could not finish.
+
+import { type Readable, Transform } from 'node:stream';
+import type { RegistryClient } from '../api/registry/client.js';
+import { ApiError, AuthError, HubctlError, IntegrityError, NetworkError } from '../errors.js';
+import type { BlobAction, TransferProgress } from '../output/progress.js';
+import type { RepositoryName } from '../ref/reference.js';
+import type { KnownBlobs, UploadStateStore } from './resume-state.js';
+
+export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
+export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
+const MAX_FAILURES = 5;
+
+export interface OpenUpload {
+  repo: RepositoryName;
+  location: string;
+  digest: string;
+}
+
+export interface UploadContext {
+  client: RegistryClient;
+  repo: RepositoryName;
+  progress: TransferProgress;
+  signal: AbortSignal;
+  /** Uploads in flight, cancelled (DELETE) when the run is interrupted. */
+  open: Set<OpenUpload>;
+  uploads?: UploadStateStore;
+  known?: KnownBlobs;
+  /** A repository of the same registry that has the blobs (copy within one registry). */
+  mountFrom?: string;
+  monolithicMax?: number;
+  chunkSize?: number;
+  /** Notes for --debug ("resumed at byte N"). */
+  note?: (line: string) => void;
+}
+
+/** Opens the blob's bytes from `start` to `end` (exclusive). */
+export type BlobOpen = (start: number, end: number) => Promise<Readable>;
+
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof AuthError || err instanceof IntegrityError) return false;
+  if (err instanceof NetworkError) return true;
+  if (err instanceof ApiError) return err.status >= 500 || err.status === 408 || err.status === 429;
+  if (err instanceof HubctlError) return false;
+  const code = (err as { code?: string } | undefined)?.code;
+  return (
+    typeof code === 'string' &&
+    /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|UND_ERR_|ERR_STREAM_PREMATURE_CLOSE)/.test(code)
+  );
+}
+
+function metered(body: Readable, onBytes: (n: number) => void): Readable {
+  let n = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      n += chunk.length;
+      onBytes(n);
+      cb(null, chunk);
+    },
+  });
+  body.on('error', (err) => t.destroy(err));
+  return body.pipe(t);
+}
+
+export async function pushBlob(
+  uc: UploadContext,
+  digest: string,
+  size: number,
+  open: BlobOpen,
+): Promise<BlobAction> {
+  const { client, repo } = uc;
+  if ((await client.headBlob(repo, digest)) !== undefined) {
+    uc.progress.done(digest, size, 'skipped');
+    return 'skipped';
+  }
+  const monolithicMax = uc.monolithicMax ?? DEFAULT_MONOLITHIC_MAX;
+  const chunkSize = uc.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const save = async (location: string, offset: number) =>
+    uc.uploads?.save({ registry: repo.registry, repository: repo.repository, digest, location, offset });
+
+  let resumed: string | undefined;
+  let offset = 0;
+  const saved = await uc.uploads?.load(repo.registry, repo.repository, digest);
+  if (saved) {
+    const status = await client.uploadStatus(repo, saved.location).catch(() => undefined);
+    if (status && status.offset <= size) {
+      resumed = status.location;
+      offset = status.offset;
+      uc.note?.(`continuing the upload of ${digest} left by an earlier run at byte ${offset}`);
+    } else {
+      uc.note?.(`the registry no longer has the earlier upload of ${digest}; starting again`);
+      await uc.uploads?.remove(repo.registry, repo.repository, digest);
+    }
+  }
+  let location: string;
+  if (resumed) location = resumed;
+  else {
+    const from = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
+    const started = await client.startUpload(
+      repo,
+      from && from !== repo.repository ? { digest, from } : undefined,
+    );
+    if (started.mounted) {
+      uc.progress.done(digest, size, 'mounted');
+      return 'mounted';
+    }
+    location = started.location;
+  }
+
+  const entry: OpenUpload = { repo, location, digest };
+  uc.open.add(entry);
+  uc.progress.begin(digest, size);
+  if (size > monolithicMax) await save(location, offset);
+  let failures = 0;
+  for (;;) {
+    try {
+      if (offset === 0 && size <= monolithicMax) {
+        const body = metered(await open(0, size), (n) => uc.progress.update(digest, n));
+        await client.completeUpload(repo, location, digest, { data: body, length: size });
+      } else {
+        while (offset < size) {
+          const len = Math.min(chunkSize, size - offset);
+          const base = offset;
+          const body = metered(await open(offset, offset + len), (n) => uc.progress.update(digest, base + n));
+          const next = await client.patchUpload(repo, location, body, offset, len);
+          location = next.location;
+          entry.location = location;
+          offset = next.offset;
+          await save(location, offset);
+        }
+        await client.completeUpload(repo, location, digest);
+      }
+      break;
+    } catch (err) {
+      if (uc.signal.aborted || !isRetryable(err) || ++failures > MAX_FAILURES) throw err;
+      const status: Awaited<ReturnType<RegistryClient['uploadStatus']>> = await client
+        .uploadStatus(repo, location)
+        .catch(() => undefined);
+      if (status && status.offset <= size && (status.offset > 0 || size > monolithicMax)) {
+        uc.note?.(
+          `upload of ${digest} broke (${(err as Error).message}); the registry holds ${status.offset} bytes, continuing`,
+        );
+        location = status.location;
+        offset = status.offset;
+      } else {
+        uc.note?.(`upload of ${digest} broke (${(err as Error).message}); starting a new upload`);
+        const started = await client.startUpload(repo);
+        if (started.mounted) break;
+        location = started.location;
+        offset = 0;
+      }
+      entry.location = location;
+      if (offset > 0) await save(location, offset);
+    }
+  }
+  uc.open.delete(entry);
+  await uc.uploads?.remove(repo.registry, repo.repository, digest);
+  uc.progress.done(digest, size, 'pushed');
+  return 'pushed';
+}
+
+/** Ctrl-C: cancel every upload still open (DELETE), and forget their saved state. */
+export async function cancelOpenUploads(
+  client: RegistryClient,
+  open: Set<OpenUpload>,
+  uploads?: UploadStateStore,
+) {
+  await Promise.all(
+    [...open].map(async (u) => {
+      await client.cancelUpload(u.repo, u.location).catch(() => undefined);
+      await uploads?.remove(u.repo.registry, u.repo.repository, u.digest);
+    }),
+  );
+  open.clear();
+}

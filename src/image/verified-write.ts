@@ -1,0 +1,120 @@
+// Writing a blob to disk while verifying it: bytes go to a partial file and through sha256 as they
+// stream; the file is renamed into place only when size and digest match. A partial file is kept
+// after a network failure so the next attempt (this run, or the next one) continues with Range;
+// after a digest mismatch it is removed, so nothing corrupt is left behind.
+
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, stat, truncate, unlink } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { HubctlError, IntegrityError, NetworkError } from '../errors.js';
+
+/** Opens the blob from `start`; answers where the body really starts (0 when Range was ignored). */
+export type BlobOpener = (start: number) => Promise<{ body: Readable; start: number }>;
+
+export interface VerifiedWriteOptions {
+  digest: string;
+  size: number;
+  finalPath: string;
+  partialPath: string;
+  open: BlobOpener;
+  /** Bytes of the blob held so far (absolute), for progress. */
+  onProgress?: (have: number) => void;
+  /** Attempts after a broken download, each continuing with Range. */
+  retries?: number;
+  signal?: AbortSignal;
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+async function hashFile(path: string, hash: Hash): Promise<void> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+}
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof IntegrityError) return false;
+  if (err instanceof NetworkError) return true;
+  if (err instanceof HubctlError) return false;
+  const code = (err as { code?: string })?.code;
+  return (
+    typeof code === 'string' &&
+    /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ERR_STREAM_PREMATURE_CLOSE|ECONNREFUSED)/.test(code)
+  );
+}
+
+/** Returns 'resumed' when a partial file from an earlier attempt was continued. */
+export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ resumedFrom: number }> {
+  const { digest, size } = opts;
+  const expectedHex = digest.slice('sha256:'.length);
+  let hash = createHash('sha256');
+  let have = (await fileSize(opts.partialPath)) ?? 0;
+  if (have > size) {
+    await truncate(opts.partialPath, 0);
+    have = 0;
+  } else if (have > 0) {
+    await hashFile(opts.partialPath, hash);
+  }
+  const resumedFrom = have;
+  opts.onProgress?.(have);
+  let attempt = 0;
+  for (;;) {
+    try {
+      if (have < size || size === 0) {
+        const { body, start } = await opts.open(have);
+        if (start !== have) {
+          // The server ignored Range: start over.
+          await truncate(opts.partialPath, 0).catch(() => undefined);
+          hash = createHash('sha256');
+          have = 0;
+        }
+        const meter = new Transform({
+          transform(chunk: Buffer, _enc, cb) {
+            if (have + chunk.length > size) {
+              cb(new IntegrityError(`blob ${digest} is larger than the ${size} bytes its descriptor says`));
+              return;
+            }
+            hash.update(chunk);
+            have += chunk.length;
+            opts.onProgress?.(have);
+            cb(null, chunk);
+          },
+        });
+        await pipeline(
+          body,
+          meter,
+          createWriteStream(opts.partialPath, { flags: 'a', highWaterMark: 1 << 20 }),
+          {
+            signal: opts.signal,
+          },
+        );
+        if (have < size)
+          throw new NetworkError(`the download of ${digest} ended after ${have} of ${size} bytes`);
+      }
+      const actual = hash.digest('hex');
+      if (actual !== expectedHex) {
+        await unlink(opts.partialPath).catch(() => undefined);
+        throw new IntegrityError(
+          `blob ${digest} does not match its digest: the bytes received hash to sha256:${actual}`,
+        );
+      }
+      await rename(opts.partialPath, opts.finalPath);
+      return { resumedFrom };
+    } catch (err) {
+      if (err instanceof IntegrityError) await unlink(opts.partialPath).catch(() => undefined);
+      if (opts.signal?.aborted || !isRetryable(err) || attempt >= (opts.retries ?? 3)) throw err;
+      attempt++;
+      // Continue from what reached the disk (buffered writes may have been lost with the stream).
+      hash = createHash('sha256');
+      have = (await fileSize(opts.partialPath)) ?? 0;
+      if (have > 0) await hashFile(opts.partialPath, hash);
+    }
+  }
+}
