@@ -11,7 +11,8 @@ const SECRET_KEYS =
   /^(password|secret|token|access_token|refresh_token|id_token|identitytoken|auth|client_secret)$/i;
 // Bearer/Basic credentials, JWTs and access tokens that might appear inside free text.
 const SECRET_PATTERNS = [
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g,
+  // (not a challenge's parameters: `Bearer realm="…"` is no credential)
+  /\b(Bearer|Basic)\s+(?![A-Za-z_]+=")[A-Za-z0-9._~+/=-]+/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
   /\b(hub|dckr)_(pat|oat)_[A-Za-z0-9_-]+/g,
 ];
