@@ -1,10 +1,10 @@
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { createHttpClient, retryAfterMs } from '../../src/http/client.js';
-import { ORIGIN, clientWith, recordingClock, resetError, strictAgent } from './mock.js';
+import { clientWith, ORIGIN, recordingClock, resetError, strictAgent } from './mock.js';
 
 let agent: MockAgent;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 // A strict undici MockAgent for HTTP unit tests: no real network, and every stub must be used.
 import { MockAgent } from 'undici';
 import type { Clock } from '../../src/clock.js';
-import { type HttpClient, createHttpClient } from '../../src/http/client.js';
+import { createHttpClient, type HttpClient } from '../../src/http/client.js';
 
 export const ORIGIN = 'https://hub.example.test';
 
