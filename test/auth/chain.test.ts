@@ -1,0 +1,198 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredentialChain } from '../../src/auth/chain.js';
+import { dockerConfigPath, dockerCredential } from '../../src/auth/docker-config.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { openConfigStore } from '../../src/config/store.js';
+import { AuthError } from '../../src/errors.js';
+
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+const basic = (user: string, secret: string) => Buffer.from(`${user}:${secret}`).toString('base64');
+
+/** A docker config directory holding config.json. */
+function dockerDir(config: unknown): string {
+  const d = tmp('hubctl-docker-');
+  writeFileSync(join(d, 'config.json'), JSON.stringify(config));
+  return d;
+}
+
+// A fake docker-credential-<x> helper on PATH: answers `get` for the servers it knows, logs what it was asked.
+let binDir: string;
+let helperLog: string;
+const originalPath = process.env.PATH;
+beforeAll(() => {
+  binDir = tmp('hubctl-bin-');
+  helperLog = join(binDir, 'helper.log');
+  const script = `#!/bin/sh
+[ "$1" = get ] || exit 2
+read server
+echo "$server" >> "${helperLog}"
+case "$server" in
+  https://index.docker.io/v1/) echo '{"ServerURL":"https://index.docker.io/v1/","Username":"hubuser","Secret":"hub-helper-secret"}' ;;
+  registry.example.com:5000) echo '{"ServerURL":"registry.example.com:5000","Username":"reguser","Secret":"reg-helper-secret"}' ;;
+  *) echo "credentials not found in native keychain"; exit 1 ;;
+esac
+`;
+  for (const name of ['docker-credential-fake', 'docker-credential-other']) {
+    writeFileSync(join(binDir, name), script);
+    chmodSync(join(binDir, name), 0o755);
+  }
+  process.env.PATH = `${binDir}${delimiter}${originalPath}`;
+});
+afterAll(() => {
+  process.env.PATH = originalPath;
+});
+const asked = () => {
+  try {
+    return readFileSync(helperLog, 'utf8').trim().split('\n');
+  } catch {
+    return [];
+  }
+};
+
+function chain(
+  env: Record<string, string | undefined>,
+  opts: { baseUrl?: string; profile?: string; store?: string } = {},
+) {
+  const dir = opts.store ?? tmp('hubctl-cfg-');
+  const settings = resolveSettings({ baseUrl: opts.baseUrl, profile: opts.profile }, env, {});
+  return createCredentialChain({ env, settings, store: () => openConfigStore(dir) });
+}
+
+describe('credential chain: first source wins', () => {
+  it('environment first: HUBCTL_USERNAME + HUBCTL_TOKEN', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', { username: 'stored', secret: 'stored-secret' });
+    const c = await chain({ HUBCTL_USERNAME: 'envuser', HUBCTL_TOKEN: 'hub_pat_env' }, { store }).hub();
+    expect(c).toEqual({
+      username: 'envuser',
+      secret: 'hub_pat_env',
+      source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)',
+    });
+  });
+
+  it('HUBCTL_TOKEN without an account name is an authentication error saying what to set', async () => {
+    const err = await chain({ HUBCTL_TOKEN: 'x' })
+      .hub()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect((err as AuthError).hint).toMatch(/HUBCTL_USERNAME/);
+  });
+
+  it('then the stored credential of the profile', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('staging', { username: 'bob', secret: 'bob-secret' });
+    const docker = dockerDir({
+      auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+    });
+    expect(await chain({ DOCKER_CONFIG: docker }, { store, profile: 'staging' }).hub()).toEqual({
+      username: 'bob',
+      secret: 'bob-secret',
+      source: 'stored credential of profile "staging"',
+    });
+    // Another profile has nothing stored: falls through to docker's Docker Hub login.
+    expect((await chain({ DOCKER_CONFIG: docker }, { store, profile: 'default' }).hub())?.source).toBe(
+      'docker config.json (auths)',
+    );
+  });
+
+  it("then docker's config.json auths for Docker Hub", async () => {
+    const docker = dockerDir({
+      auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'p:w:d') } },
+    });
+    expect(await chain({ DOCKER_CONFIG: docker }).hub()).toEqual({
+      username: 'dockeruser',
+      secret: 'p:w:d',
+      source: 'docker config.json (auths)',
+    });
+  });
+
+  it('then credsStore through the docker-credential helper protocol', async () => {
+    const docker = dockerDir({ credsStore: 'fake', auths: { 'https://index.docker.io/v1/': {} } });
+    expect(await chain({ DOCKER_CONFIG: docker }).hub()).toEqual({
+      username: 'hubuser',
+      secret: 'hub-helper-secret',
+      source: 'docker-credential-fake',
+    });
+    expect(asked()).toContain('https://index.docker.io/v1/');
+  });
+
+  it('never offers Docker Hub credentials to another base URL', async () => {
+    const docker = dockerDir({
+      credsStore: 'fake',
+      auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+    });
+    const before = asked().length;
+    expect(await chain({ DOCKER_CONFIG: docker }, { baseUrl: 'http://127.0.0.1:9' }).hub()).toBeUndefined();
+    expect(
+      await chain({ DOCKER_CONFIG: docker, HUBCTL_BASE_URL: 'https://hub.staging.example' }).hub(),
+    ).toBeUndefined();
+    // The helper was not even asked.
+    expect(asked().length).toBe(before);
+  });
+
+  it('nothing anywhere: undefined', async () => {
+    expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
+  });
+});
+
+describe('registry credentials', () => {
+  it('stored per host first, then docker credHelpers, then auths', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setRegistryCredential('localhost:5000', { username: 'ci', secret: 'ci-secret' });
+    const docker = dockerDir({
+      credHelpers: { 'registry.example.com:5000': 'other' },
+      auths: {
+        'localhost:5000': { auth: basic('docker-ci', 'x') },
+        'https://ghcr.example': { username: 'gh', password: 'gh-secret' },
+      },
+    });
+    const c = chain({ DOCKER_CONFIG: docker }, { store });
+    expect(await c.registry('localhost:5000')).toEqual({
+      username: 'ci',
+      secret: 'ci-secret',
+      source: 'stored credential for localhost:5000',
+    });
+    expect(await c.registry('registry.example.com:5000')).toEqual({
+      username: 'reguser',
+      secret: 'reg-helper-secret',
+      source: 'docker-credential-other',
+    });
+    expect(await c.registry('ghcr.example')).toEqual({
+      username: 'gh',
+      secret: 'gh-secret',
+      source: 'docker config.json (auths)',
+    });
+    expect(await c.registry('unknown.example')).toBeUndefined();
+  });
+
+  it('a helper that has nothing falls through to auths', async () => {
+    const docker = dockerDir({ credsStore: 'fake', auths: { 'quay.example': { auth: basic('q', 'qs') } } });
+    expect(await dockerCredential({ DOCKER_CONFIG: docker }, 'quay.example')).toEqual({
+      username: 'q',
+      secret: 'qs',
+      source: 'docker config.json (auths)',
+    });
+  });
+
+  it('docker.io and its aliases use the hub chain', async () => {
+    const c = chain({ HUBCTL_USERNAME: 'alice', HUBCTL_TOKEN: 'hub_pat_x' });
+    for (const host of ['docker.io', 'index.docker.io', 'registry-1.docker.io']) {
+      expect((await c.registry(host))?.username).toBe('alice');
+    }
+  });
+
+  it('a malformed docker config is ignored, not fatal, and the file is only read', async () => {
+    const d = tmp('hubctl-docker-');
+    writeFileSync(join(d, 'config.json'), '{ broken');
+    expect(await dockerCredential({ DOCKER_CONFIG: d }, 'x.example')).toBeUndefined();
+    expect(readFileSync(join(d, 'config.json'), 'utf8')).toBe('{ broken');
+  });
+
+  it('finds config.json under DOCKER_CONFIG, else ~/.docker', () => {
+    expect(dockerConfigPath({ DOCKER_CONFIG: '/d' })).toBe('/d/config.json');
+    expect(dockerConfigPath({ HOME: '/home/u' })).toBe('/home/u/.docker/config.json');
+  });
+});
