@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CancelledError } from '../../errors.js';
+import { executeDelete, planDelete } from '../../image/delete.js';
+import { type ImageReference, parseReference } from '../../ref/reference.js';
+import { type CommandHost, confirmDestructive, examples } from '../host.js';
+import { registryClient } from './shared.js';
+
+export interface DeleteOptions {
+  ref: ImageReference;
+  dryRun: boolean;
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('delete')
+    .description('Delete a manifest by digest; lists every tag that goes with it and asks first')
+    .argument('<ref>', 'image reference (tag or @sha256:…)')
+    .option('--dry-run', 'only list what would be deleted')
+    .action((ref: string, o: { dryRun?: boolean }) => {
+      const opts: DeleteOptions = {
+        ref: parseReference(ref, { defaultTag: true }),
+        dryRun: Boolean(o.dryRun),
+      };
+      return host.run((ctx) => runner(ctx, opts));
+    });
+  return examples(cmd, [
+    'hubctl image delete localhost:5000/team/app:old --dry-run',
+    'hubctl image delete localhost:5000/team/app@sha256:… --yes',
+  ]);
+}
+
+export async function run(ctx: Context, opts: DeleteOptions): Promise<number | undefined> {
+  const client = await registryClient(ctx);
+  const plan = await planDelete(client, opts.ref);
+  const repo = `${opts.ref.registry}/${opts.ref.repository}`;
+  const tagList = plan.tags.length > 0 ? plan.tags.join(', ') : '(no tags)';
+  if (opts.dryRun) {
+    if (ctx.output.json)
+      ctx.output.printJson({
+        reference: plan.reference,
+        digest: plan.digest,
+        tags: plan.tags,
+        deleted: false,
+      });
+    else {
+      ctx.output.line(`${repo}@${plan.digest}`);
+      for (const t of plan.tags) ctx.output.line(`${repo}:${t}`);
+      ctx.output.info('Dry run: nothing was deleted.');
+    }
+    return undefined;
+  }
+  if (!ctx.output.json && !ctx.globals.yes) {
+    ctx.io.stderr.write(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}\n`);
+  }
+  if (!(await confirmDestructive(ctx, `Delete ${repo}@${plan.digest} and its tags (${tagList})?`))) {
+    throw new CancelledError('nothing was deleted');
+  }
+  const outcome = await executeDelete(client, opts.ref, plan.digest);
+  if (ctx.output.json) {
+    ctx.output.printJson({
+      reference: plan.reference,
+      digest: plan.digest,
+      tags: plan.tags,
+      deleted: true,
+      outcome,
+    });
+  } else if (outcome === 'background') {
+    ctx.output.info(`The registry will finish the deletion of ${repo}@${plan.digest} in the background.`);
+  } else {
+    ctx.output.info(`Deleted ${repo}@${plan.digest} (tags: ${tagList}).`);
+  }
+  return undefined;
+}

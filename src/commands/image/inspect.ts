@@ -1,0 +1,122 @@
+import type { Command } from 'commander';
+import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
+import { sha256Digest } from '../../api/registry/manifest.js';
+import type { Descriptor } from '../../api/registry/media-types.js';
+import type { Context } from '../../context.js';
+import { IntegrityError, ValidationError } from '../../errors.js';
+import { formatPlatform, type PlatformSpec, parsePlatform, selectManifest } from '../../image/platform.js';
+import { formatBytes } from '../../output/progress.js';
+import {
+  formatReference,
+  type ImageReference,
+  manifestReference,
+  parseReference,
+} from '../../ref/reference.js';
+import { type CommandHost, examples } from '../host.js';
+import { registryClient } from './shared.js';
+
+export interface InspectOptions {
+  ref: ImageReference;
+  platform?: PlatformSpec;
+  raw: boolean;
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('inspect')
+    .description('Show a manifest or index: platforms, sizes, config')
+    .argument('<ref>', 'image reference (host/repository:tag or @sha256:…)')
+    .option('--platform <os/arch[/variant]>', "from an index, show this platform's image")
+    .option('--raw', 'print the manifest bytes exactly as the registry sent them')
+    .action((ref: string, o: { platform?: string; raw?: boolean }) => {
+      const opts: InspectOptions = { ref: parseReference(ref), raw: Boolean(o.raw) };
+      if (o.platform) opts.platform = parsePlatform(o.platform);
+      return host.run((ctx) => runner(ctx, opts));
+    });
+  return examples(cmd, [
+    'hubctl image inspect alpine:3.20',
+    'hubctl image inspect localhost:5000/team/app:1 --platform linux/arm64 --json',
+    'hubctl image inspect localhost:5000/team/app:1 --raw | jq .',
+  ]);
+}
+
+const MAX_CONFIG = 4 * 1024 * 1024;
+
+async function readConfig(
+  client: RegistryClient,
+  ref: ImageReference,
+  d: Descriptor,
+): Promise<Record<string, unknown>> {
+  if (d.size > MAX_CONFIG)
+    throw new ValidationError(`the config blob ${d.digest} is too large to show (${d.size} bytes)`);
+  const { body } = await client.getBlob(ref, d.digest);
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  const bytes = Buffer.concat(chunks);
+  if (sha256Digest(bytes) !== d.digest)
+    throw new IntegrityError(`the config blob ${d.digest} does not match its digest`);
+  return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+}
+
+export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
+  const client = await registryClient(ctx);
+  const { ref } = opts;
+  let m: FetchedManifest = await client.getManifest(ref, manifestReference(ref));
+  if (opts.platform && m.parsed.kind === 'index') {
+    const chosen = selectManifest(m.parsed.index.manifests, opts.platform, formatReference(ref));
+    m = await client.getManifest(ref, chosen.digest);
+  }
+  if (opts.raw) {
+    ctx.io.stdout.write(m.bytes.toString('utf8'));
+    if (!m.bytes.toString('utf8').endsWith('\n')) ctx.io.stdout.write('\n');
+    return;
+  }
+  const manifest = JSON.parse(m.bytes.toString('utf8')) as unknown;
+  const base = {
+    reference: formatReference(ref),
+    digest: m.digest,
+    mediaType: m.mediaType,
+    size: m.bytes.length,
+  };
+  if (m.parsed.kind === 'index') {
+    const entries = m.parsed.index.manifests;
+    if (ctx.output.json) {
+      ctx.output.printJson({ ...base, platforms: entries.map((d) => formatPlatform(d.platform)), manifest });
+      return;
+    }
+    await ctx.output.fields([
+      ['Reference', base.reference],
+      ['Digest', base.digest],
+      ['Media type', base.mediaType],
+      ['Manifests', entries.length],
+    ]);
+    ctx.output.line();
+    await ctx.output.table(
+      ['PLATFORM', 'DIGEST', { header: 'SIZE', align: 'right' }],
+      entries.map((d) => [formatPlatform(d.platform), d.digest, d.size]),
+    );
+    return;
+  }
+  const img = m.parsed.manifest;
+  const config = await readConfig(client, ref, img.config);
+  const layersSize = img.layers.reduce((s, l) => s + l.size, 0);
+  if (ctx.output.json) {
+    ctx.output.printJson({ ...base, layersSize, manifest, config });
+    return;
+  }
+  const plat = [config.os, config.architecture, config.variant].filter(Boolean).join('/');
+  await ctx.output.fields([
+    ['Reference', base.reference],
+    ['Digest', base.digest],
+    ['Media type', base.mediaType],
+    ['Platform', plat || 'unknown'],
+    ['Created', typeof config.created === 'string' ? ctx.output.time(config.created) : ''],
+    ['Config', img.config.digest],
+    ['Layers', `${img.layers.length} (${formatBytes(layersSize)})`],
+  ]);
+  ctx.output.line();
+  await ctx.output.table(
+    ['LAYER', 'MEDIA TYPE', { header: 'SIZE', align: 'right' }],
+    img.layers.map((l) => [l.digest, l.mediaType, l.size]),
+  );
+}
