@@ -206,3 +206,26 @@ describe('GET|PATCH|DELETE /v2/access-tokens/{uuid}', () => {
     expect((await call(url, { method: 'DELETE', token: bobJwt })).status).toBe(404);
   });
 });
+
+describe('live token prefixes', () => {
+  it('issues dckr_pat_/dckr_oat_ secrets that work in the exchange and are masked in lists', async () => {
+    const live = await startHubEmulator({ tokenPrefixes: 'live' });
+    try {
+      const t = await login(live);
+      const created = await call(`${live.url}/v2/access-tokens`, {
+        method: 'POST',
+        token: t,
+        body: { token_label: 'x', scopes: ['repo:read'] },
+      });
+      expect(created.json.token).toMatch(/^dckr_pat_/);
+      expect((await login(live, 'alice', created.json.token)).length).toBeGreaterThan(0);
+      const listed = await call(`${live.url}/v2/access-tokens`, { token: t });
+      expect(listed.json.results[0].token).toMatch(/^dckr_pat_\*+.{4}$/);
+      const oat = live.createOat('acme');
+      expect(oat).toMatch(/^dckr_oat_/);
+      expect((await login(live, 'acme', oat)).length).toBeGreaterThan(0);
+    } finally {
+      await live.close();
+    }
+  });
+});

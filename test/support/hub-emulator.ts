@@ -96,6 +96,8 @@ export interface HubEmulatorOptions {
   clock?: () => number;
   /** `pol_0001`, `rule_0001`… instead of random ids (for stable snapshots). */
   sequentialIds?: boolean;
+  /** Prefixes of new PATs and OATs: `hub_pat_`/`hub_oat_` (neutral, default) or `dckr_pat_`/`dckr_oat_` (live). */
+  tokenPrefixes?: 'neutral' | 'live';
 }
 
 export interface RuleSeed {
@@ -157,6 +159,8 @@ export interface HubEmulator {
 
 export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<HubEmulator> {
   const clock = opts.clock ?? Date.now;
+  const patPrefix = opts.tokenPrefixes === 'live' ? 'dckr_pat_' : PAT_PREFIX;
+  const oatPrefix = opts.tokenPrefixes === 'live' ? 'dckr_oat_' : OAT_PREFIX;
   const material = createSigningMaterial('hub-emulator token signer');
   const state: HubState = { users: new Map(), orgs: new Map(), accessTokens: [], policies: [] };
   for (const u of opts.users ?? DEFAULT_USERS) {
@@ -370,7 +374,17 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
         return hubError(res, 403, 'token issued from organization access token is not allowed');
       }
       if (badJson) return hubError(res, 400, 'request body is not valid JSON');
-      return handleAccessTokens(state, req, res, segments[2], url.searchParams, json, caller.sub, clock());
+      return handleAccessTokens(
+        state,
+        req,
+        res,
+        segments[2],
+        url.searchParams,
+        json,
+        caller.sub,
+        clock(),
+        patPrefix,
+      );
     }
     if (
       segments[0] === 'v2' &&
@@ -406,11 +420,14 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     port,
     state,
     requests,
-    registryAuth: {
-      realm: `${url}/registry/token`,
-      service: registryService,
-      issuer: registryIssuer,
-      certPath: material.certPath,
+    get registryAuth() {
+      if (!material.cert) throw new Error(`hub emulator: ${material.certError}; registry tests need it`);
+      return {
+        realm: `${url}/registry/token`,
+        service: registryService,
+        issuer: registryIssuer,
+        certPath: material.cert.certPath,
+      };
     },
     clearRequests: () => {
       requests.length = 0;
@@ -441,7 +458,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
         scopes: o.scopes ?? ['repo:admin'],
         expiresAt: o.expiresAt ?? null,
         nowMs: clock(),
-        secret: newPatSecret(),
+        secret: newPatSecret(patPrefix),
         generatedBy: 'manual',
       });
       record.is_active = o.active ?? true;
@@ -451,7 +468,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     createOat(org) {
       const o = state.orgs.get(org);
       if (!o) throw new Error(`hub emulator: no organization ${org}`);
-      const secret = newOatSecret();
+      const secret = newOatSecret(oatPrefix);
       o.oats.push(secret);
       return secret;
     },

@@ -9,8 +9,8 @@ export const OAT_PREFIX = 'hub_oat_';
 const MAX_LABEL = 100;
 const MAX_PAGE_SIZE = 100;
 
-export const newPatSecret = (): string => PAT_PREFIX + randomBytes(20).toString('base64url');
-export const newOatSecret = (): string => OAT_PREFIX + randomBytes(20).toString('base64url');
+export const newPatSecret = (prefix = PAT_PREFIX): string => prefix + randomBytes(20).toString('base64url');
+export const newOatSecret = (prefix = OAT_PREFIX): string => prefix + randomBytes(20).toString('base64url');
 
 /** ISO 8601 UTC with microseconds, as the hub writes `created_at`. */
 export function microsIso(ms: number): string {
@@ -67,6 +67,7 @@ export function handleAccessTokens(
   json: unknown,
   username: string,
   nowMs: number,
+  patPrefix: string = PAT_PREFIX,
 ): undefined {
   const method = req.method ?? 'GET';
   const mine = state.accessTokens.filter((t) => t.owner === username);
@@ -97,6 +98,7 @@ export function handleAccessTokens(
         scopes,
         expiresAt: expires,
         nowMs,
+        secret: newPatSecret(patPrefix),
         ip: req.socket.remoteAddress ?? '127.0.0.1',
         ua: typeof ua === 'string' ? ua : '',
       });

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import {
   createPrivateKey,
   createPublicKey,
+  generateKeyPairSync,
   type KeyObject,
   randomBytes,
   sign,
@@ -18,18 +19,27 @@ import { join } from 'node:path';
 export interface SigningMaterial {
   /** Temporary directory holding token.key and token.crt; removed by dispose(). */
   dir: string;
-  keyPath: string;
-  certPath: string;
   privateKey: KeyObject;
   publicKey: KeyObject;
-  /** The certificate's DER in standard base64 with padding (the form `x5c` needs). */
-  certDerBase64: string;
+  /** Absent when the openssl CLI is missing (hub JWTs still work; registry tokens do not). */
+  cert?: {
+    keyPath: string;
+    certPath: string;
+    /** The certificate's DER in standard base64 with padding (the form `x5c` needs). */
+    derBase64: string;
+  };
+  /** Why there is no certificate. */
+  certError?: string;
   dispose(): void;
 }
 
-/** An EC P-256 key and a self-signed certificate for it, written by `openssl req -x509`. */
+/**
+ * An EC P-256 key and a self-signed certificate for it, written by `openssl req -x509`. Without the
+ * openssl CLI the key comes from node:crypto and there is no certificate.
+ */
 export function createSigningMaterial(commonName: string): SigningMaterial {
   const dir = mkdtempSync(join(tmpdir(), 'hub-emulator-'));
+  const dispose = () => rmSync(dir, { recursive: true, force: true });
   const keyPath = join(dir, 'token.key');
   const certPath = join(dir, 'token.crt');
   try {
@@ -55,20 +65,24 @@ export function createSigningMaterial(commonName: string): SigningMaterial {
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`hub emulator: could not create a signing key with the openssl CLI: ${String(err)}`);
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return {
+      dir,
+      privateKey,
+      publicKey,
+      certError: `the openssl CLI could not make a certificate (${String(err).split('\n')[0]})`,
+      dispose,
+    };
   }
   const privateKey = createPrivateKey(readFileSync(keyPath));
   const publicKey = createPublicKey(privateKey);
   const cert = new X509Certificate(readFileSync(certPath));
   return {
     dir,
-    keyPath,
-    certPath,
     privateKey,
     publicKey,
-    certDerBase64: cert.raw.toString('base64'),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
+    cert: { keyPath, certPath, derBase64: cert.raw.toString('base64') },
+    dispose,
   };
 }
 

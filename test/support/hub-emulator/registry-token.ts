@@ -107,9 +107,11 @@ export function handleRegistryToken(
     return { type: sc.type, name: sc.name, actions: [...new Set(actions)] };
   });
 
+  const cert = ctx.material.cert;
+  if (!cert) return registryError(res, 500, 'UNKNOWN', `no registry token signer: ${ctx.material.certError}`);
   const now = Math.floor(Date.now() / 1000);
   const token = signJwt(
-    { typ: 'JWT', x5c: [ctx.material.certDerBase64] },
+    { typ: 'JWT', x5c: [cert.derBase64] },
     {
       iss: ctx.issuer,
       sub,
