@@ -1,7 +1,7 @@
 // Local rule validation, shared by `rule add/update` (issue 3) and policy files (issue 4): the same
 // parser as the evaluator. Every error names the bad value and says what is allowed. Pure: no IO.
 import { ValidationError } from '../errors.js';
-import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS, type Rule } from './model.js';
+import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
 import { parseResource } from './resource.js';
 
 const ALLOWED_ACTIONS = `network: ${KNOWN_ACTIONS.network.join(', ')}; filesystem: ${KNOWN_ACTIONS.filesystem.join(', ')}`;
@@ -31,6 +31,15 @@ export function domainOfActions(actions: readonly string[]): Domain {
   return domain!;
 }
 
+/** A checked rule, without id. */
+export interface ValidRule {
+  name: string;
+  actions: string[];
+  decision: Decision;
+  resources: string[];
+  domain: Domain;
+}
+
 export interface RuleInput {
   name: unknown;
   actions: unknown;
@@ -58,10 +67,7 @@ function stringList(field: string, v: unknown): string[] {
  * the domain equal to the policy's when given. Returns the rule without id (resources as written,
  * duplicates of actions removed).
  */
-export function validateRule(
-  input: RuleInput,
-  opts: ValidateRuleOptions = {},
-): Omit<Rule, 'id'> & { domain: Domain } {
+export function validateRule(input: RuleInput, opts: ValidateRuleOptions = {}): ValidRule {
   if (typeof input.name !== 'string' || input.name.trim() === '') {
     throw new ValidationError('a rule needs a non-empty name');
   }
