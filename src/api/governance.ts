@@ -1,31 +1,21 @@
 // The governance API: the eight operations of interface.md, paths relative to the governance base
-// (decisions §1: {base_url}/v2 by default). Wire types only; names and rules live in src/policy.
+// (decisions §1: {base_url}/v2 by default). Wire types are the policy model's (src/policy/model.ts);
+// this file adds URLs, paging, the retry of a failed read, and errors that say what went wrong in
+// the user's terms (decisions §3, §7): 403 permission_denied → AuthError, limit_exceeded and 409 →
+// ConflictError, 404 → NotFoundError, 500 → NetworkError once the reads have been retried.
 import type { HubSession } from '../auth/hub-session.js';
-import { paginate } from '../http/paginate.js';
+import { type Clock, systemClock } from '../clock.js';
+import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError } from '../errors.js';
+import { collect, paginate } from '../http/paginate.js';
+import type { Policy, PolicySummary, Rule } from '../policy/model.js';
 
-export interface GovRule {
-  id: string;
-  name: string;
-  actions: string[];
-  decision: 'allow' | 'deny';
-  resources: string[];
-  [extra: string]: unknown;
-}
+export type GovRule = Rule;
+export type GovPolicy = Policy;
+export type GovPolicySummary = PolicySummary;
 
-export interface GovPolicy {
-  id: string;
-  name: string;
-  org: string;
-  scope: { teams?: string[] };
-  created_at: string;
-  updated_at: string;
-  allowlist_v0?: { domain?: 'network' | 'filesystem'; rules: GovRule[] };
-  [extra: string]: unknown;
-}
-
-export interface GovPolicySummary extends Omit<GovPolicy, 'allowlist_v0'> {
-  type: string;
-}
+/** Limits of decisions §3 (interface.md: 100 policies per organization; 250 rules per policy). */
+export const MAX_POLICIES = 100;
+export const MAX_RULES = 250;
 
 export interface CreatePolicyBody {
   name: string;
@@ -45,7 +35,10 @@ export type UpdateRuleBody = Partial<CreateRuleBody>;
 
 export interface GovernanceClient {
   readonly org: string;
+  /** Every summary, following `next_page_token` page by page. */
   listPolicies(): AsyncGenerator<GovPolicySummary>;
+  /** All pages merged. */
+  allPolicies(): Promise<GovPolicySummary[]>;
   getPolicy(policyId: string): Promise<GovPolicy>;
   createPolicy(body: CreatePolicyBody): Promise<GovPolicy>;
   updatePolicy(policyId: string, body: UpdatePolicyBody): Promise<{ old: GovPolicy; new: GovPolicy }>;
@@ -55,27 +48,73 @@ export interface GovernanceClient {
   deleteRule(policyId: string, ruleId: string): Promise<{ deleted: GovRule }>;
 }
 
+export interface GovernanceClientOptions {
+  /** Attempts of a GET answered 500 (default 3); writes are never repeated. */
+  readAttempts?: number;
+  /** First pause between attempts, doubled each time (default 100 ms). */
+  retryBaseMs?: number;
+  clock?: Clock;
+}
+
+/** What an operation is about, for the messages of its errors. */
+interface Op {
+  what: string;
+  /** Says what was not found, for a 404. */
+  notFound: string;
+  /** Replaces the server's word for a 409. */
+  conflict?: string;
+  /** Says which limit, for a 403 limit_exceeded. */
+  limit?: string;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 export function createGovernanceClient(
   session: HubSession,
   governanceUrl: string,
   org: string,
+  options: GovernanceClientOptions = {},
 ): GovernanceClient {
+  const attempts = Math.max(1, options.readAttempts ?? 3);
+  const baseMs = options.retryBaseMs ?? 100;
+  const clock = options.clock ?? systemClock;
   const policies = `${governanceUrl}/orgs/${encodeURIComponent(org)}/governance/policies`;
   const policyUrl = (id: string) => `${policies}/${encodeURIComponent(id)}`;
   const ruleUrl = (id: string, ruleId?: string) =>
     `${policyUrl(id)}/rules${ruleId === undefined ? '' : `/${encodeURIComponent(ruleId)}`}`;
+  const orgNotFound = `org ${org}`;
 
-  const send = async <T>(
-    what: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string | URL,
-    json?: unknown,
-  ): Promise<T> => {
-    const res = await session.request({ method, url, json, what });
-    return res.json<T>();
+  const send = async <T>(op: Op, method: Method, url: string | URL, json?: unknown): Promise<T> => {
+    // A read that the server failed (500) is asked again; a write is not, since it may have landed.
+    const tries = method === 'GET' ? attempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await session.request({ method, url, json, what: op.what });
+        return await res.json<T>();
+      } catch (err) {
+        if (attempt < tries && err instanceof ApiError && err.status === 500) {
+          await clock.sleep(baseMs * 2 ** (attempt - 1));
+          continue;
+        }
+        throw translate(err, op, method, attempt, org);
+      }
+    }
   };
 
-  return {
+  const policyOp = (what: string, id: string): Op => ({
+    what,
+    notFound: `policy ${id} was not found in org ${org}`,
+  });
+  const ruleOp = (what: string, id: string, ruleId?: string): Op => ({
+    what,
+    notFound:
+      ruleId === undefined
+        ? `policy ${id} was not found in org ${org}`
+        : `rule ${ruleId} was not found in policy ${id} of org ${org}`,
+    limit: `policy ${id} already has the maximum number of rules (${MAX_RULES})`,
+  });
+
+  const client: GovernanceClient = {
     org,
     async *listPolicies() {
       // The list may come in pages (decisions §3): follow next_page_token until it is null.
@@ -83,21 +122,89 @@ export function createGovernanceClient(
         const url = new URL(policies);
         if (cursor) url.searchParams.set('page_token', cursor);
         const page = await send<{ data?: GovPolicySummary[]; next_page_token?: string | null }>(
-          `listing policies of org ${org}`,
+          { what: `listing policies of org ${org}`, notFound: `${orgNotFound} was not found` },
           'GET',
           url,
         );
         return { items: page.data ?? [], next: page.next_page_token ?? null };
       });
     },
-    getPolicy: (id) => send(`reading policy ${id} of org ${org}`, 'GET', policyUrl(id)),
-    createPolicy: (body) => send(`creating policy ${body.name} in org ${org}`, 'POST', policies, body),
-    updatePolicy: (id, body) => send(`updating policy ${id} of org ${org}`, 'PATCH', policyUrl(id), body),
-    deletePolicy: (id) => send(`deleting policy ${id} of org ${org}`, 'DELETE', policyUrl(id)),
-    createRule: (id, body) => send(`adding rule ${body.name} to policy ${id}`, 'POST', ruleUrl(id), body),
+    allPolicies: () => collect(client.listPolicies()),
+    getPolicy: (id) => send(policyOp(`reading policy ${id} of org ${org}`, id), 'GET', policyUrl(id)),
+    createPolicy: (body) =>
+      send(
+        {
+          what: `creating policy "${body.name}" in org ${org}`,
+          notFound: `${orgNotFound} was not found`,
+          conflict: `a policy named "${body.name}" already exists in org ${org}`,
+          limit: `org ${org} already has the maximum number of policies (${MAX_POLICIES})`,
+        },
+        'POST',
+        policies,
+        body,
+      ),
+    updatePolicy: (id, body) =>
+      send(
+        {
+          ...policyOp(`updating policy ${id} of org ${org}`, id),
+          ...(body.name === undefined
+            ? {}
+            : { conflict: `a policy named "${body.name}" already exists in org ${org}` }),
+        },
+        'PATCH',
+        policyUrl(id),
+        body,
+      ),
+    deletePolicy: (id) => send(policyOp(`deleting policy ${id} of org ${org}`, id), 'DELETE', policyUrl(id)),
+    createRule: (id, body) =>
+      send(ruleOp(`adding rule "${body.name}" to policy ${id}`, id), 'POST', ruleUrl(id), body),
     updateRule: (id, ruleId, body) =>
-      send(`updating rule ${ruleId} of policy ${id}`, 'PATCH', ruleUrl(id, ruleId), body),
+      send(ruleOp(`updating rule ${ruleId} of policy ${id}`, id, ruleId), 'PATCH', ruleUrl(id, ruleId), body),
     deleteRule: (id, ruleId) =>
-      send(`deleting rule ${ruleId} of policy ${id}`, 'DELETE', ruleUrl(id, ruleId)),
+      send(ruleOp(`deleting rule ${ruleId} of policy ${id}`, id, ruleId), 'DELETE', ruleUrl(id, ruleId)),
   };
+  return client;
+}
+
+/** The server's own words ("code: message"), without the "what" prefix the HTTP layer added. */
+function serverWords(err: ApiError, what: string): string {
+  return err.message.startsWith(`${what}: `) ? err.message.slice(what.length + 2) : err.message;
+}
+
+function translate(err: unknown, op: Op, method: Method, attempts: number, org: string): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const words = serverWords(err, op.what);
+  const code = err.apiCode?.toLowerCase();
+  if (err.status === 403 && code === 'limit_exceeded') {
+    return new ConflictError(`${op.what}: ${op.limit ?? 'a limit was reached'} (${words})`, {
+      hint: 'Delete what is no longer needed first.',
+      cause: err,
+    });
+  }
+  if (err.status === 403) {
+    return new AuthError(
+      `${op.what}: you lack permission for org ${org} or it is not entitled to governance (${words})`,
+      { hint: 'Check --org, and ask an owner of the organization for access to governance.', cause: err },
+    );
+  }
+  if (err.status === 404) {
+    return new NotFoundError(`${op.what}: ${op.notFound} (${words})`, { cause: err });
+  }
+  if (err.status === 409) {
+    return new ConflictError(op.conflict ?? `${op.what}: ${words}`, {
+      hint: op.conflict ? 'Choose another name, or change the existing policy.' : undefined,
+      cause: err,
+    });
+  }
+  if (err.status >= 500) {
+    const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
+    return new NetworkError(`${op.what}: the governance service failed${tried} (${words})`, {
+      hint:
+        method === 'GET'
+          ? 'Try again later.'
+          : 'The request was not repeated: it may or may not have taken effect. Check with `hubctl policy get` before trying again.',
+      cause: err,
+    });
+  }
+  return err;
 }

@@ -1,4 +1,15 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as create from './create.js';
+import * as del from './delete.js';
+import * as get from './get.js';
+import * as list from './list.js';
+import * as update from './update.js';
 
-export function register(_group: Command, _host: CommandHost): void {}
+export function register(group: Command, host: CommandHost): void {
+  list.register(group, host);
+  get.register(group, host);
+  create.register(group, host);
+  update.register(group, host);
+  del.register(group, host);
+}

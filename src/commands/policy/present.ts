@@ -1,0 +1,123 @@
+// How policies and rules look on a terminal and in a pipe (JSON is printed as the API returned it).
+// Shared by the policy and rule verbs.
+import type { GovPolicy, GovRule } from '../../api/governance.js';
+import { MAX_RULES } from '../../api/governance.js';
+import type { Context } from '../../context.js';
+import { domainOfAction, policyDomain, policyType, rulesOf, type Scope } from '../../policy/model.js';
+
+export const PROPAGATION_NOTE = 'The change takes up to five minutes to reach developer machines.';
+
+/** After every successful write: on stderr, never in --json mode (decisions §3). */
+export function notePropagation(ctx: Context): void {
+  ctx.output.info(PROPAGATION_NOTE);
+}
+
+/** `org-wide` for an empty or absent team list, else `1 team`, `3 teams`. */
+export function scopeText(scope: Scope | undefined): string {
+  const n = scope?.teams?.length ?? 0;
+  if (n === 0) return 'org-wide';
+  return n === 1 ? '1 team' : `${n} teams`;
+}
+
+function scopeDetail(scope: Scope | undefined): string {
+  const teams = scope?.teams ?? [];
+  return teams.length === 0 ? 'org-wide' : `teams ${teams.join(', ')}`;
+}
+
+const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources']);
+
+/** Fields of a rule that hubctl does not know (`http_resources`), as `key=value` text. */
+function extraText(rule: GovRule): string {
+  return Object.entries(rule)
+    .filter(([k]) => !RULE_FIELDS.has(k))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+}
+
+function list(v: unknown): string {
+  return Array.isArray(v) ? v.join(',') : v === undefined || v === null ? '' : String(v);
+}
+
+/** The policy's own fields. */
+export async function showPolicyFields(ctx: Context, policy: GovPolicy): Promise<void> {
+  const type = policyType(policy);
+  const pairs: [string, string][] = [
+    ['ID', policy.id],
+    ['Name', policy.name],
+    ['Org', policy.org],
+    ['Scope', scopeDetail(policy.scope)],
+    ['Type', type],
+  ];
+  if (type === 'allowlist_v0') {
+    pairs.push(['Domain', policyDomain(policy) ?? 'none (no rules yet)']);
+    pairs.push(['Rules', String(rulesOf(policy).length)]);
+  }
+  pairs.push(
+    ['Created', ctx.output.time(policy.created_at)],
+    ['Updated', ctx.output.time(policy.updated_at)],
+  );
+  await ctx.output.fields(pairs);
+}
+
+/** The rules as a table: ID, NAME, DECISION, ACTIONS, RESOURCES (+ OTHER for fields of newer APIs). */
+export async function showRulesTable(ctx: Context, rules: GovRule[]): Promise<void> {
+  const extras = rules.map(extraText);
+  const withOther = extras.some((e) => e !== '');
+  await ctx.output.table(
+    ['ID', 'NAME', 'DECISION', 'ACTIONS', 'RESOURCES', ...(withOther ? ['OTHER'] : [])],
+    rules.map((r, i) => [
+      r.id,
+      r.name,
+      r.decision,
+      list(r.actions),
+      list(r.resources),
+      ...(withOther ? [extras[i]] : []),
+    ]),
+  );
+  const unknown = [
+    ...new Set(
+      rules.flatMap((r) => (Array.isArray(r.actions) ? r.actions : [])).filter((a) => !domainOfAction(a)),
+    ),
+  ];
+  if (unknown.length > 0) {
+    ctx.output.warn(
+      `Note: action${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not known to hubctl; such rules are shown as the API returned them.`,
+    );
+  }
+}
+
+/** A policy, then its rules (or why there are none to show). */
+export async function showPolicy(ctx: Context, policy: GovPolicy): Promise<void> {
+  await showPolicyFields(ctx, policy);
+  const type = policyType(policy);
+  if (type !== 'allowlist_v0') {
+    ctx.output.info(
+      `Its rule set is ${type}, which hubctl does not show as a table; \`hubctl policy get ${policy.id} --json\` prints it.`,
+    );
+    return;
+  }
+  const rules = rulesOf(policy);
+  if (rules.length === 0) {
+    ctx.output.info(`No rules yet: add one with \`hubctl rule add ${policy.name} …\`.`);
+    return;
+  }
+  ctx.output.line();
+  await showRulesTable(ctx, rules);
+  if (rules.length >= MAX_RULES) {
+    ctx.output.warn(`This policy has ${rules.length} rules, the maximum: no rule can be added.`);
+  }
+}
+
+/** One rule's fields. */
+export async function showRule(ctx: Context, rule: GovRule): Promise<void> {
+  const pairs: [string, string][] = [
+    ['ID', rule.id],
+    ['Name', rule.name],
+    ['Decision', String(rule.decision)],
+    ['Actions', list(rule.actions)],
+    ['Resources', list(rule.resources)],
+  ];
+  const other = extraText(rule);
+  if (other) pairs.push(['Other', other]);
+  await ctx.output.fields(pairs);
+}
