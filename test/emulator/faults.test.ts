@@ -31,6 +31,9 @@ describe('recorded requests', () => {
     expect(get!.headers.authorization).toBe(`Bearer ${jwt}`);
     expect(get!.json).toBeUndefined();
     expect(post).toMatchObject({ method: 'POST', body: '{"name":"rec"}', json: { name: 'rec' } });
+    expect(hub.requestsTo(listPath)).toHaveLength(2);
+    expect(hub.requestsTo(/governance/, 'post')).toEqual([post]);
+    expect(hub.requestsTo('/v2/elsewhere')).toEqual([]);
     hub.clearRequests();
     expect(hub.requests).toHaveLength(0);
   });

@@ -135,6 +135,8 @@ export interface HubEmulator {
   /** The registry config values pointing at this emulator's token service. */
   registryAuth: { realm: string; service: string; issuer: string; certPath: string };
   clearRequests(): void;
+  /** Recorded requests whose path equals `path` (or matches it), optionally of one method. */
+  requestsTo(path: string | RegExp, method?: string): RecordedRequest[];
   inject(matcher: FaultMatcher, steps: FaultStep[]): Fault;
   clearFaults(): void;
   setJwtLifetime(seconds: number): void;
@@ -432,6 +434,12 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     clearRequests: () => {
       requests.length = 0;
     },
+    requestsTo: (p, m) =>
+      requests.filter(
+        (r) =>
+          (m === undefined || r.method === m.toUpperCase()) &&
+          (typeof p === 'string' ? r.path === p : p.test(r.path)),
+      ),
     inject: (matcher, steps) => faults.add(matcher, steps),
     clearFaults: () => faults.clear(),
     setJwtLifetime: (s) => {
