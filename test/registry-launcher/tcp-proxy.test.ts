@@ -69,6 +69,7 @@ describe('tcp proxy', () => {
     const cut = await exchange(proxy.port, Buffer.from('x'));
     expect(cut.got.length).toBe(100_000);
     expect(await fired).toEqual({ type: 'cut', direction: 'down', offset: 100_000 });
+    expect(proxy.stats().down).toBe(100_000); // counts what went through, not what was dropped
     const again = await exchange(proxy.port, Buffer.from('x'));
     expect(again.got.equals(payload)).toBe(true);
   });

@@ -83,6 +83,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       }
     }
     if (cutAt !== undefined) {
+      totals[direction] = pos + cutAt; // count what went through, not what was dropped
       src.pause();
       if (cutAt > 0) dest.write(data.subarray(0, cutAt), () => kill());
       else kill();
