@@ -10,6 +10,7 @@ import { ApiError, AuthError, HubctlError, IntegrityError, NetworkError } from '
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { KnownBlobs, UploadStateStore } from './resume-state.js';
+import { asNetworkError } from './verified-write.js';
 
 export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
 export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
@@ -136,7 +137,8 @@ export async function pushBlob(
       }
       break;
     } catch (err) {
-      if (uc.signal.aborted || !isRetryable(err) || ++failures > MAX_FAILURES) throw err;
+      if (uc.signal.aborted || !isRetryable(err)) throw err;
+      if (++failures > MAX_FAILURES) throw asNetworkError(err, `pushing blob ${digest}`);
       const status: Awaited<ReturnType<RegistryClient['uploadStatus']>> = await client
         .uploadStatus(repo, location)
         .catch(() => undefined);

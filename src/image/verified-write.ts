@@ -50,6 +50,13 @@ function isRetryable(err: unknown): boolean {
   );
 }
 
+/** A broken connection as a NetworkError (exit 7), keeping typed errors as they are. */
+export function asNetworkError(err: unknown, what: string): unknown {
+  if (err instanceof HubctlError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new NetworkError(`${what}: the connection broke (${message})`, { cause: err });
+}
+
 /** Returns 'resumed' when a partial file from an earlier attempt was continued. */
 export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ resumedFrom: number }> {
   const { digest, size } = opts;
@@ -109,7 +116,8 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
       return { resumedFrom };
     } catch (err) {
       if (err instanceof IntegrityError) await unlink(opts.partialPath).catch(() => undefined);
-      if (opts.signal?.aborted || !isRetryable(err) || attempt >= (opts.retries ?? 3)) throw err;
+      if (opts.signal?.aborted || !isRetryable(err)) throw err;
+      if (attempt >= (opts.retries ?? 3)) throw asNetworkError(err, `downloading ${digest}`);
       attempt++;
       // Continue from what reached the disk (buffered writes may have been lost with the stream).
       hash = createHash('sha256');

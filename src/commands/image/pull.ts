@@ -7,7 +7,6 @@ import { type ImageLocation, parseImageLocation } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import {
   concurrencyOption,
-  note,
   printTransfer,
   progressFor,
   registryClient,
