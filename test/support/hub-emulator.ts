@@ -12,13 +12,13 @@ import type { AddressInfo } from 'node:net';
 import {
   handleAccessTokens,
   makeTokenRecord,
-  microsIso,
   newOatSecret,
   newPatSecret,
   OAT_PREFIX,
   PAT_PREFIX,
 } from './hub-emulator/access-tokens.js';
-import { type Caller, type GovernanceContext, handleGovernance } from './hub-emulator/governance.js';
+import { createCredentials } from './hub-emulator/credentials.js';
+import { type GovernanceContext, handleGovernance } from './hub-emulator/governance.js';
 import {
   type Fault,
   type FaultMatcher,
@@ -26,24 +26,24 @@ import {
   type FaultStep,
   govError,
   hubError,
-  isRecord,
   type RecordedRequest,
   readBody,
   send,
   sleep,
 } from './hub-emulator/http.js';
-import { createSigningMaterial, randomHex, signJwt, verifyJwt } from './hub-emulator/jwt.js';
-import { handleRegistryToken, type RegistryAction } from './hub-emulator/registry-token.js';
+import { createSigningMaterial } from './hub-emulator/jwt.js';
+import { handleRegistryToken } from './hub-emulator/registry-token.js';
 import {
-  type AccessTokenRecord,
   DEFAULT_ORGS,
   DEFAULT_USERS,
   type HubState,
   type OrgSeed,
   type StoredPolicy,
+  seedState,
   type UserSeed,
 } from './hub-emulator/state.js';
 
+export { TOKEN_SOURCE_CLAIM } from './hub-emulator/credentials.js';
 export { ACTION_DOMAINS, policyDomain } from './hub-emulator/governance.js';
 export type { Fault, FaultMatcher, FaultStep, RecordedRequest } from './hub-emulator/http.js';
 export { decodeJwt } from './hub-emulator/jwt.js';
@@ -65,9 +65,6 @@ export {
   KNOWN_SCOPES,
 } from './hub-emulator/state.js';
 export { OAT_PREFIX, PAT_PREFIX };
-
-/** The claim that says how a hub JWT was obtained: `password`, `pat` or `oat`. */
-export const TOKEN_SOURCE_CLAIM = 'token_source';
 
 export interface HubEmulatorOptions {
   /** Users (default: alice / alice-password and bob / bob-password). */
@@ -164,31 +161,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
   const patPrefix = opts.tokenPrefixes === 'live' ? 'dckr_pat_' : PAT_PREFIX;
   const oatPrefix = opts.tokenPrefixes === 'live' ? 'dckr_oat_' : OAT_PREFIX;
   const material = createSigningMaterial('hub-emulator token signer');
-  const state: HubState = { users: new Map(), orgs: new Map(), accessTokens: [], policies: [] };
-  for (const u of opts.users ?? DEFAULT_USERS) {
-    state.users.set(u.username, { username: u.username, password: u.password });
-    for (const secret of u.pats ?? []) {
-      state.accessTokens.push(
-        makeTokenRecord({
-          owner: u.username,
-          label: 'seeded',
-          scopes: ['repo:admin'],
-          expiresAt: null,
-          nowMs: clock(),
-          secret,
-        }),
-      );
-    }
-  }
-  for (const o of opts.orgs ?? DEFAULT_ORGS) {
-    state.orgs.set(o.name, {
-      name: o.name,
-      members: [...o.members],
-      teams: [...(o.teams ?? [])],
-      entitled: o.entitled ?? true,
-      oats: [...(o.oats ?? [])],
-    });
-  }
+  const state = seedState(opts.users ?? DEFAULT_USERS, opts.orgs ?? DEFAULT_ORGS, clock());
 
   const settings = {
     tokenField: opts.tokenField ?? 'access_token',
@@ -219,93 +192,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     policyPageSize: opts.policyPageSize,
   };
 
-  function issueJwt(sub: string, source: 'password' | 'pat' | 'oat', patUuid?: string): string {
-    const now = Math.floor(clock() / 1000);
-    return signJwt(
-      { typ: 'JWT' },
-      {
-        iss: 'hub-emulator',
-        sub,
-        username: sub,
-        iat: now,
-        exp: now + settings.jwtLifetime,
-        jti: randomHex(12),
-        [TOKEN_SOURCE_CLAIM]: source,
-        ...(patUuid ? { pat_uuid: patUuid } : {}),
-        epoch: settings.epoch,
-      },
-      material.privateKey,
-    );
-  }
-
-  function usablePat(username: string, secret: string): AccessTokenRecord | undefined {
-    return state.accessTokens.find(
-      (t) =>
-        t.owner === username &&
-        t.token === secret &&
-        t.is_active &&
-        (t.expires_at === null || Date.parse(t.expires_at) > clock()),
-    );
-  }
-
-  /** Who a bearer JWT belongs to, or undefined when it is missing, forged, expired or revoked. */
-  function bearerCaller(req: IncomingMessage): Caller | undefined {
-    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (!m?.[1]) return undefined;
-    const claims = verifyJwt(m[1], material.publicKey);
-    if (!claims) return undefined;
-    if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(clock() / 1000)) return undefined;
-    if (claims.epoch !== settings.epoch || typeof claims.sub !== 'string') return undefined;
-    const source = claims[TOKEN_SOURCE_CLAIM];
-    if (source !== 'password' && source !== 'pat' && source !== 'oat') return undefined;
-    return { sub: claims.sub, source };
-  }
-
-  function exchange(res: ServerResponse, json: unknown): undefined {
-    if (!isRecord(json)) return hubError(res, 400, 'a JSON request body is required');
-    const idRaw = json.identifier ?? json.username;
-    const secrets = [json.password, json.secret].filter(
-      (s): s is string => typeof s === 'string' && s !== '',
-    );
-    if (typeof idRaw !== 'string' || idRaw === '' || secrets.length === 0) {
-      return hubError(res, 400, 'identifier and password (or secret) are required');
-    }
-    const id = idRaw.toLowerCase();
-    const user = state.users.get(id);
-    let jwt: string | undefined;
-    for (const secret of secrets) {
-      if (user && secret === user.password) jwt = issueJwt(user.username, 'password');
-      const pat = user ? usablePat(user.username, secret) : undefined;
-      if (user && pat) {
-        pat.last_used = microsIso(clock());
-        jwt = issueJwt(user.username, 'pat', pat.uuid);
-      }
-      const org = state.orgs.get(id);
-      if (org?.oats.includes(secret)) jwt = issueJwt(org.name, 'oat');
-      if (jwt) break;
-    }
-    if (!jwt) return hubError(res, 401, 'Incorrect authentication credentials');
-    return send(res, 200, { [settings.tokenField]: jwt });
-  }
-
-  function registryCredentials(
-    username: string,
-    secret: string,
-  ): { sub: string; actions: RegistryAction[] } | undefined {
-    const user = state.users.get(username.toLowerCase());
-    if (user && secret === user.password) return { sub: user.username, actions: ['pull', 'push', 'delete'] };
-    const pat = user ? usablePat(user.username, secret) : undefined;
-    if (user && pat) {
-      pat.last_used = microsIso(clock());
-      const s = pat.scopes;
-      if (s.includes('repo:admin')) return { sub: user.username, actions: ['pull', 'push', 'delete'] };
-      if (s.includes('repo:write')) return { sub: user.username, actions: ['pull', 'push'] };
-      return { sub: user.username, actions: ['pull'] };
-    }
-    const org = state.orgs.get(username.toLowerCase());
-    if (org?.oats.includes(secret)) return { sub: org.name, actions: ['pull', 'push', 'delete'] };
-    return undefined;
-  }
+  const creds = createCredentials({ state, material, clock, settings });
 
   const registryService = opts.registryService ?? 'hub-emulator-registry';
   const registryIssuer = opts.registryIssuer ?? 'hub-emulator';
@@ -355,7 +242,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
           service: registryService,
           lifetime: settings.registryLifetime,
           anonymous: opts.registryAnonymous ?? 'pull',
-          authenticate: registryCredentials,
+          authenticate: creds.registryCredentials,
         },
         req,
         res,
@@ -365,10 +252,10 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     if (path === '/v2/auth/token') {
       if (method !== 'POST') return hubError(res, 405, `method ${method} not allowed`);
       if (badJson) return hubError(res, 400, 'request body is not valid JSON');
-      return exchange(res, json);
+      return creds.exchange(res, json);
     }
     if (segments[0] === 'v2' && segments[1] === 'access-tokens' && segments.length <= 3) {
-      const caller = bearerCaller(req);
+      const caller = creds.bearerCaller(req);
       if (!caller) return hubError(res, 401, 'authentication required');
       if (caller.source === 'pat')
         return hubError(res, 403, 'token issued from personal access token is not allowed');
@@ -394,7 +281,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
       segments[3] === 'governance' &&
       segments[4] === 'policies'
     ) {
-      const caller = bearerCaller(req);
+      const caller = creds.bearerCaller(req);
       if (!caller) return govError(res, 401, 'unauthenticated', 'missing or invalid credentials');
       if (badJson) return govError(res, 400, 'invalid_argument', 'request body is not valid JSON');
       return handleGovernance(gov, res, method, segments.slice(1), url.searchParams, json, caller);
@@ -457,7 +344,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     invalidateJwts: () => {
       settings.epoch += 1;
     },
-    issueJwt: (username, source = 'password') => issueJwt(username, source),
+    issueJwt: (username, source = 'password') => creds.issueJwt(username, source),
     createPat(username, o = {}) {
       if (!state.users.has(username)) throw new Error(`hub emulator: no user ${username}`);
       const record = makeTokenRecord({

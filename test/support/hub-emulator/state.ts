@@ -1,5 +1,6 @@
 // The emulator's in-memory world: users, their access tokens, organizations with teams, and
 // governance policies. Tests read and change it directly through `emulator.state`.
+import { randomUUID } from 'node:crypto';
 
 export interface EmulatorUser {
   username: string;
@@ -103,3 +104,38 @@ export const DEFAULT_ORGS: OrgSeed[] = [
 ];
 
 export const KNOWN_SCOPES = ['repo:admin', 'repo:write', 'repo:read', 'repo:public_read'] as const;
+
+/** A fresh state from seeds; each seeded PAT becomes an active `repo:admin` token without expiry. */
+export function seedState(users: UserSeed[], orgs: OrgSeed[], nowMs: number): HubState {
+  const state: HubState = { users: new Map(), orgs: new Map(), accessTokens: [], policies: [] };
+  for (const u of users) {
+    state.users.set(u.username, { username: u.username, password: u.password });
+    for (const secret of u.pats ?? []) {
+      state.accessTokens.push({
+        uuid: randomUUID(),
+        client_id: 'HUB',
+        token_label: 'seeded',
+        scopes: ['repo:admin'],
+        token: secret,
+        is_active: true,
+        created_at: new Date(nowMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'),
+        expires_at: null,
+        last_used: null,
+        generated_by: 'manual',
+        creator_ip: '127.0.0.1',
+        creator_ua: '',
+        owner: u.username,
+      });
+    }
+  }
+  for (const o of orgs) {
+    state.orgs.set(o.name, {
+      name: o.name,
+      members: [...o.members],
+      teams: [...(o.teams ?? [])],
+      entitled: o.entitled ?? true,
+      oats: [...(o.oats ?? [])],
+    });
+  }
+  return state;
+}
