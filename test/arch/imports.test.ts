@@ -1,0 +1,220 @@
+// The architecture, guarded: which modules may import what (STYLE.md "Layout" and "Imports point one
+// way"). Only runtime imports count; `import type` and `import('x').Type` annotations vanish at build.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = join(ROOT, 'src');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * Source without comments, each string literal replaced by a numbered placeholder (`'#3'`), so that
+ * text inside strings and comments is never taken for code.
+ */
+export function tokenize(text: string): { code: string; strings: string[] } {
+  let code = '';
+  const strings: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const next = text[i + 1];
+    if (c === '/' && next === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && next === '*') {
+      i = text.indexOf('*/', i + 2);
+      i = i < 0 ? text.length : i + 2;
+    } else if (c === "'" || c === '"' || c === '`') {
+      const start = ++i;
+      while (i < text.length && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
+      strings.push(text.slice(start, i++));
+      code += `'#${strings.length - 1}'`;
+    } else {
+      code += c;
+      i++;
+    }
+  }
+  return { code, strings };
+}
+
+export interface ImportRef {
+  specifier: string;
+  typeOnly: boolean;
+}
+
+export function importsOf(source: string): ImportRef[] {
+  const { code, strings } = tokenize(source);
+  const str = (n: string) => strings[Number(n)]!;
+  const refs: ImportRef[] = [];
+  // import x from 'y'; import { a, type b } from 'y'; import 'y'; export { a } from 'y'; export * from 'y'
+  const staticRe = /\b(import|export)\s+(type\s+)?([^';]*?)\s*from\s*'#(\d+)'|\bimport\s+'#(\d+)'/g;
+  for (const m of code.matchAll(staticRe)) {
+    if (m[5]) {
+      refs.push({ specifier: str(m[5]), typeOnly: false });
+      continue;
+    }
+    const clause = m[3] ?? '';
+    // `import { type A, type B } from` is type-only too.
+    const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1];
+    const allTyped =
+      names !== undefined &&
+      names
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .every((n) => n.startsWith('type '));
+    refs.push({ specifier: str(m[4]!), typeOnly: Boolean(m[2]) || allTyped });
+  }
+  // import('y') — a type annotation when followed by `.Name` directly.
+  for (const m of code.matchAll(/\bimport\(\s*'#(\d+)'\s*\)(\s*\.\s*[A-Za-z_$])?/g)) {
+    refs.push({ specifier: str(m[1]!), typeOnly: Boolean(m[2]) });
+  }
+  return refs;
+}
+
+interface SourceFile {
+  path: string; // relative to src/, with forward slashes
+  code: string;
+  runtime: string[];
+}
+
+const files: SourceFile[] = walk(SRC).map((abs) => {
+  const text = readFileSync(abs, 'utf8');
+  return {
+    path: relative(SRC, abs).split('\\').join('/'),
+    code: tokenize(text).code,
+    runtime: importsOf(text)
+      .filter((r) => !r.typeOnly)
+      .map((r) => r.specifier),
+  };
+});
+
+const pkg = (spec: string) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+
+function violations(allowed: (f: SourceFile) => boolean, packages: string[]): string[] {
+  return files
+    .filter((f) => !allowed(f))
+    .flatMap((f) => f.runtime.filter((s) => packages.includes(pkg(s))).map((s) => `${f.path} imports ${s}`));
+}
+
+const IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'tls',
+  'dgram',
+  'dns',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'readline',
+  'os',
+  'process',
+  'inspector',
+  'v8',
+  'vm',
+];
+
+describe('import rules', () => {
+  it('the parser sees runtime and type-only imports apart', () => {
+    const refs = importsOf(`
+      import { a } from 'x1';
+      import type { B } from 'x2';
+      import { type C, type D } from 'x3';
+      import { type E, f } from 'x4';
+      export * from 'x5';
+      import 'x6';
+      // import { g } from 'commented';
+      const h = await import('x7');
+      let i: import('x8').Dispatcher;
+      const s = "import { j } from 'in-a-string'";
+    `);
+    expect(refs.filter((r) => !r.typeOnly).map((r) => r.specifier)).toEqual(['x1', 'x4', 'x5', 'x6', 'x7']);
+    expect(refs.filter((r) => r.typeOnly).map((r) => r.specifier)).toEqual(['x2', 'x3', 'x8']);
+  });
+
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(30);
+    expect(files.some((f) => f.path === 'http/client.ts' && f.runtime.includes('undici'))).toBe(true);
+  });
+
+  it('undici only in src/http', () => {
+    expect(violations((f) => f.path.startsWith('http/'), ['undici'])).toEqual([]);
+  });
+
+  it('conf only in src/config', () => {
+    expect(violations((f) => f.path.startsWith('config/'), ['conf'])).toEqual([]);
+  });
+
+  it('chalk, cli-table3 and cli-progress only in src/output', () => {
+    expect(violations((f) => f.path.startsWith('output/'), ['chalk', 'cli-table3', 'cli-progress'])).toEqual(
+      [],
+    );
+  });
+
+  it('src/policy and src/ref are pure: no IO modules, no process, nothing outside themselves but errors', () => {
+    const pure = files.filter((f) => f.path.startsWith('policy/') || f.path.startsWith('ref/'));
+    expect(pure.length).toBeGreaterThan(0);
+    const bad: string[] = [];
+    for (const f of pure) {
+      for (const spec of f.runtime) {
+        const bare = spec.replace(/^node:/, '');
+        if (IO_MODULES.includes(bare)) bad.push(`${f.path} imports ${spec}`);
+        if (['undici', 'conf', 'chalk', 'cli-table3', 'cli-progress'].includes(pkg(spec)))
+          bad.push(`${f.path} imports ${spec}`);
+        if (spec.startsWith('.')) {
+          const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
+            .split('\\')
+            .join('/');
+          const ok = target.startsWith('policy/') || target.startsWith('ref/') || target === 'errors.js';
+          if (!ok) bad.push(`${f.path} imports ${spec} (outside the pure modules)`);
+        }
+      }
+      if (/\bprocess\s*\.|\bprocess\s*\[|globalThis\.process/.test(f.code))
+        bad.push(`${f.path} uses process`);
+      if (/\brequire\s*\(/.test(f.code)) bad.push(`${f.path} uses require`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('commands never touch process, console, undici or conf directly', () => {
+    const bad: string[] = [];
+    for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
+      if (/\bprocess\s*\./.test(f.code)) bad.push(`${f.path} uses process`);
+      if (/\bconsole\s*\./.test(f.code)) bad.push(`${f.path} uses console`);
+      for (const spec of f.runtime)
+        if (['undici', 'conf'].includes(pkg(spec))) bad.push(`${f.path} imports ${spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('no console anywhere in src, and process only in cli.ts and context.ts', () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      if (/\bconsole\s*\./.test(f.code)) bad.push(`${f.path} uses console`);
+      if (f.path !== 'cli.ts' && f.path !== 'context.ts' && /\bprocess\s*\.(?!\s*exitCode)/.test(f.code)) {
+        bad.push(`${f.path} uses process`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('src never imports test code', () => {
+    const bad = files.flatMap((f) =>
+      f.runtime
+        .filter((s) => s.includes('/test/') || s.startsWith('../test'))
+        .map((s) => `${f.path} imports ${s}`),
+    );
+    expect(bad).toEqual([]);
+  });
+});
