@@ -1,0 +1,156 @@
+// Chunked uploads against a registry that keeps what it received when a PATCH is cut (as the OCI
+// distribution spec describes): hubctl asks the status (GET, Range) and continues from there, in
+// the same run and from state saved by an earlier run. Real HTTP on 127.0.0.1.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RegistryClient } from '../../../src/api/registry/client.js';
+import { createHttpClient } from '../../../src/http/client.js';
+import { UploadStateStore } from '../../../src/image/resume-state.js';
+import { type OpenUpload, pushBlob } from '../../../src/image/upload.js';
+import type { TransferProgress } from '../../../src/output/progress.js';
+import { fixedClock } from '../../support/run-cli.js';
+import { type FakeServer, startFakeServer } from './fake-server.js';
+
+const KiB = 1024;
+const silent: TransferProgress = { begin() {}, update() {}, done() {}, stop() {} };
+
+describe('chunked upload resume from the registry Range', () => {
+  let reg: FakeServer;
+  let stored: Buffer;
+  let cutPatchNumber: number;
+  let cutAfter: number;
+  let patches: Array<{ range: string; received: number }>;
+  let uploads: UploadStateStore;
+  const blob = randomBytes(300 * KiB);
+  const digest = `sha256:${createHash('sha256').update(blob).digest('hex')}`;
+  const repo = { registry: '', repository: 'team/app' };
+
+  beforeEach(async () => {
+    reg = await startFakeServer({ readBody: false });
+    repo.registry = reg.host;
+    stored = Buffer.alloc(0);
+    patches = [];
+    cutPatchNumber = -1;
+    cutAfter = 0;
+    uploads = new UploadStateStore(mkdtempSync(join(tmpdir(), 'hubctl-uploads-')), () => Date.now());
+    reg.handle((req, res) => {
+      const u = new URL(req.url!, reg.url);
+      const range = () => (stored.length === 0 ? '0-0' : `0-${stored.length - 1}`);
+      if (u.pathname === '/v2/') return void res.end('{}');
+      if (req.method === 'HEAD') {
+        res.writeHead(404);
+        return res.end();
+      }
+      if (req.method === 'POST') {
+        stored = Buffer.alloc(0);
+        res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u1?_state=s', range: '0-0' });
+        return res.end();
+      }
+      if (req.method === 'GET' && u.pathname.includes('/uploads/')) {
+        res.writeHead(204, { location: '/v2/team/app/blobs/uploads/u1?_state=s2', range: range() });
+        return res.end();
+      }
+      if (req.method === 'PATCH') {
+        const n = patches.length;
+        const rec = { range: String(req.headers['content-range']), received: 0 };
+        patches.push(rec);
+        const start = Number(rec.range.split('-')[0]);
+        if (start !== stored.length) {
+          res.writeHead(416, { range: range() });
+          return res.end();
+        }
+        req.on('data', (c: Buffer) => {
+          if (n === cutPatchNumber && rec.received + c.length >= cutAfter) {
+            const keep = cutAfter - rec.received;
+            stored = Buffer.concat([stored, c.subarray(0, keep)]);
+            rec.received += keep;
+            req.socket.destroy();
+            return;
+          }
+          rec.received += c.length;
+          stored = Buffer.concat([stored, c]);
+        });
+        req.on('end', () => {
+          res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u1?_state=s3', range: range() });
+          res.end();
+        });
+        return;
+      }
+      if (req.method === 'PUT') {
+        req.resume();
+        req.on('end', () => {
+          const ok =
+            `sha256:${createHash('sha256').update(stored).digest('hex')}` === u.searchParams.get('digest');
+          res.writeHead(ok ? 201 : 400, ok ? { 'docker-content-digest': u.searchParams.get('digest')! } : {});
+          res.end(ok ? '' : JSON.stringify({ errors: [{ code: 'DIGEST_INVALID', message: 'bad' }] }));
+        });
+        return;
+      }
+      res.writeHead(405);
+      res.end();
+    });
+  });
+  afterEach(async () => {
+    await reg.close();
+  });
+
+  const context = (notes: string[]) => {
+    const clock = fixedClock();
+    const client = new RegistryClient({
+      http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
+      clock,
+      credentials: async () => undefined,
+    });
+    return {
+      client,
+      repo,
+      progress: silent,
+      signal: new AbortController().signal,
+      open: new Set<OpenUpload>(),
+      uploads,
+      monolithicMax: 64 * KiB,
+      chunkSize: 100 * KiB,
+      note: (l: string) => notes.push(l),
+    };
+  };
+  const open = (start: number, end: number) => Promise.resolve(Readable.from([blob.subarray(start, end)]));
+
+  it('a PATCH cut mid-chunk continues from the offset the registry reports', async () => {
+    cutPatchNumber = 1;
+    cutAfter = 40 * KiB;
+    const notes: string[] = [];
+    expect(await pushBlob(context(notes), digest, blob.length, open)).toBe('pushed');
+    expect(patches.map((p) => p.range)).toEqual([
+      `0-${100 * KiB - 1}`,
+      `${100 * KiB}-${200 * KiB - 1}`, // cut after 40 KiB
+      `${140 * KiB}-${240 * KiB - 1}`, // continued from Range 0-143359
+      `${240 * KiB}-${300 * KiB - 1}`,
+    ]);
+    expect(stored.equals(blob)).toBe(true);
+    expect(notes.join('\n')).toMatch(/the registry holds 143360 bytes, continuing/);
+    expect(await uploads.list()).toEqual([]);
+  });
+
+  it('continues an upload saved by an earlier run from the status Range', async () => {
+    stored = Buffer.from(blob.subarray(0, 123 * KiB));
+    await uploads.save({
+      registry: repo.registry,
+      repository: repo.repository,
+      digest,
+      location: `${reg.url}/v2/team/app/blobs/uploads/u1?_state=old`,
+      offset: 100 * KiB,
+    });
+    const notes: string[] = [];
+    // POST would reset `stored`: a resumed upload must not start a new one.
+    expect(await pushBlob(context(notes), digest, blob.length, open)).toBe('pushed');
+    expect(reg.requests.some((r) => r.method === 'POST')).toBe(false);
+    expect(patches[0]!.range).toBe(`${123 * KiB}-${223 * KiB - 1}`);
+    expect(notes[0]).toMatch(/left by an earlier run at byte 125952/);
+    expect(stored.equals(blob)).toBe(true);
+    expect(await uploads.list()).toEqual([]);
+  });
+});
