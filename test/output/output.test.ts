@@ -1,0 +1,136 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { colorEnabled, type IO } from '../../src/output/io.js';
+import { createOutput } from '../../src/output/output.js';
+import { createPrompter } from '../../src/output/prompt.js';
+
+function fakeIo(tty: boolean) {
+  const out = { stdout: '', stderr: '' };
+  const io: IO = {
+    stdout: { write: (s: string) => (out.stdout += s) },
+    stderr: { write: (s: string) => (out.stderr += s) },
+    stdin: Readable.from([]),
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    stdinIsTTY: tty,
+  };
+  return { io, out };
+}
+
+const ANSI = /\u001b\[/;
+
+describe('output', () => {
+  it('piped: tables are tab-separated rows without a header, one record a line', async () => {
+    const { io, out } = fakeIo(false);
+    const o = createOutput(io, { json: false, quiet: false, color: true });
+    await o.table(
+      ['A', 'B'],
+      [
+        ['x', 1],
+        ['tab\there', null],
+        ['new\nline', true],
+      ],
+    );
+    expect(out.stdout).toBe('x\t1\ntab here\t\nnew line\ttrue\n');
+  });
+
+  it('on a terminal: a boxed-free aligned table with a header, coloured only when colour is on', async () => {
+    const plain = fakeIo(true);
+    await createOutput(plain.io, { json: false, quiet: false, color: false }).table(
+      ['NAME', 'N'],
+      [['alpha', 1]],
+    );
+    expect(plain.out.stdout).toMatch(/NAME\s+N/);
+    expect(plain.out.stdout).toMatch(/alpha\s+1/);
+    expect(plain.out.stdout).not.toMatch(ANSI);
+    const coloured = fakeIo(true);
+    await createOutput(coloured.io, { json: false, quiet: false, color: true }).table(['NAME'], [['alpha']]);
+    expect(coloured.out.stdout).toMatch(ANSI);
+  });
+
+  it('fields: tab-separated when piped, aligned on a terminal', async () => {
+    const piped = fakeIo(false);
+    await createOutput(piped.io, { json: false, quiet: false, color: false }).fields([
+      ['Account', 'alice'],
+      ['Expires', undefined],
+    ]);
+    expect(piped.out.stdout).toBe('Account\talice\nExpires\t\n');
+    const tty = fakeIo(true);
+    await createOutput(tty.io, { json: false, quiet: false, color: false }).fields([
+      ['A', 1],
+      ['Longer', 2],
+    ]);
+    expect(tty.out.stdout).toBe('A:      1\nLonger: 2\n');
+  });
+
+  it('printJson is indented JSON with a newline', () => {
+    const { io, out } = fakeIo(false);
+    createOutput(io, { json: true, quiet: false, color: false }).printJson({ a: [1] });
+    expect(out.stdout).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+  });
+
+  it('info is silent with --quiet or --json; warn only with --json', () => {
+    const q = fakeIo(false);
+    const quiet = createOutput(q.io, { json: false, quiet: true, color: false });
+    quiet.info('hidden');
+    quiet.warn('shown');
+    expect(q.out.stderr).toBe('shown\n');
+    const j = fakeIo(false);
+    const json = createOutput(j.io, { json: true, quiet: false, color: false });
+    json.info('x');
+    json.warn('y');
+    expect(j.out.stderr).toBe('');
+    expect(j.out.stdout).toBe('');
+  });
+
+  it('times: ISO 8601 when piped, short UTC form on a terminal', () => {
+    const iso = '2026-11-22T12:34:56.123456Z';
+    expect(createOutput(fakeIo(false).io, { json: false, quiet: false, color: false }).time(iso)).toBe(iso);
+    expect(createOutput(fakeIo(true).io, { json: false, quiet: false, color: false }).time(iso)).toBe(
+      '2026-11-22 12:34:56Z',
+    );
+    expect(createOutput(fakeIo(true).io, { json: false, quiet: false, color: false }).time(null)).toBe('');
+  });
+
+  it('style returns the text unchanged when colour is off', async () => {
+    const o = createOutput(fakeIo(true).io, { json: false, quiet: false, color: false });
+    expect(await o.style('x', 'red', 'bold')).toBe('x');
+  });
+});
+
+describe('colour decision', () => {
+  it('only on a TTY, never with NO_COLOR or --no-color; FORCE_COLOR forces it', () => {
+    const tty = fakeIo(true).io;
+    const pipe = fakeIo(false).io;
+    expect(colorEnabled(tty, {}, true)).toBe(true);
+    expect(colorEnabled(pipe, {}, true)).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: '' }, true)).toBe(true);
+    expect(colorEnabled(tty, {}, false)).toBe(false);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '1' }, true)).toBe(true);
+    expect(colorEnabled(pipe, { FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(colorEnabled(tty, { NO_COLOR: '1', FORCE_COLOR: '1' }, true)).toBe(false);
+  });
+});
+
+describe('prompter', () => {
+  it('refuses to ask when stdin is not a terminal', async () => {
+    const p = createPrompter(fakeIo(false).io);
+    await expect(p.secret('Password: ')).rejects.toBeInstanceOf(UsageError);
+    await expect(p.confirm('Sure?')).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('reads an answer from a terminal stdin, and does not echo a secret', async () => {
+    const { io, out } = fakeIo(true);
+    io.stdin = Readable.from(['hunter2\n']);
+    expect(await createPrompter(io).secret('Password: ')).toBe('hunter2');
+    expect(out.stderr).toBe('Password: \n');
+    const yes = fakeIo(true);
+    yes.io.stdin = Readable.from(['y\n']);
+    expect(await createPrompter(yes.io).confirm('Delete?')).toBe(true);
+    const no = fakeIo(true);
+    no.io.stdin = Readable.from(['\n']);
+    expect(await createPrompter(no.io).confirm('Delete?')).toBe(false);
+  });
+});
