@@ -62,7 +62,7 @@ export function requireAllowlist(policy: GovPolicy): void {
   if (type !== 'allowlist_v0') {
     throw new ValidationError(
       `policy "${policy.name}" (${policy.id}) is a ${type} policy; hubctl manages rules of allowlist_v0 policies only`,
-      { hint: 'Use `hubctl policy get --json` to see its rule set as the API returns it.' },
+      { hint: `Use \`hubctl policy get ${policy.id} --json\` to see its rule set as the API returns it.` },
     );
   }
 }

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { MAX_RULES } from '../../api/governance.js';
+import type { Context } from '../../context.js';
+import { ConflictError, UsageError } from '../../errors.js';
+import { type Decision, policyDomain, rulesOf } from '../../policy/model.js';
+import { validateRule } from '../../policy/validate.js';
+import { type CommandHost, collectList, examples } from '../host.js';
+import { notePropagation, showRule } from '../policy/present.js';
+import { fetchPolicy, requireAllowlist } from '../policy/resolve.js';
+
+export interface AddOptions {
+  /** An id (`pol_…`) or a name. */
+  policy: string;
+  name: string;
+  actions: string[];
+  decision: Decision;
+  resources: string[];
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('add')
+    .description('Add a rule to a policy (checked locally before anything is sent)')
+    .argument('<policy>', 'policy id (pol_…) or name')
+    .option('--name <name>', 'rule name')
+    .option(
+      '--action <action>',
+      'connect:tcp, connect:udp (network) or read, write (filesystem); repeatable or comma-separated',
+      collectList,
+    )
+    .option(
+      '--resource <resource>',
+      'host, *.host, **.host, host:port, CIDR (network) or a path with * and ** (filesystem); repeatable or comma-separated',
+      collectList,
+    )
+    .option('--decision <decision>', 'allow or deny')
+    .action(
+      (policy: string, o: { name?: string; action?: string[]; resource?: string[]; decision?: string }) => {
+        const missing = [
+          o.name === undefined && '--name',
+          o.action === undefined && '--action',
+          o.resource === undefined && '--resource',
+          o.decision === undefined && '--decision',
+        ].filter(Boolean);
+        if (missing.length > 0) throw new UsageError(`rule add needs ${missing.join(', ')}`);
+        if (o.name?.trim() === '') throw new UsageError('--name must not be empty');
+        // The whole rule, checked before any request: actions, one domain, decision, resources.
+        const rule = validateRule({
+          name: o.name,
+          actions: o.action,
+          decision: o.decision,
+          resources: o.resource,
+        });
+        const opts: AddOptions = {
+          policy,
+          name: rule.name,
+          actions: rule.actions,
+          decision: rule.decision,
+          resources: rule.resources,
+        };
+        return host.run((ctx) => runner(ctx, opts));
+      },
+    );
+  return examples(cmd, [
+    'hubctl rule add egress --name github --action connect:tcp --resource github.com:443,**.github.com --decision allow',
+    'hubctl rule add egress --name no-metadata --action connect:tcp,connect:udp --resource 169.254.169.254/32 --decision deny',
+    "hubctl rule add workspace --name data --action read --action write --resource '/data/**' --decision allow",
+  ]);
+}
+
+export async function run(ctx: Context, opts: AddOptions): Promise<void> {
+  const client = await ctx.governance();
+  const { policy } = await fetchPolicy(client, opts.policy);
+  requireAllowlist(policy);
+  const rules = rulesOf(policy);
+  // The rule's domain must be the policy's when it has rules (interface.md, CreateRule).
+  const rule = validateRule(opts, { policyDomain: rules.length > 0 ? policyDomain(policy) : undefined });
+  if (rules.length >= MAX_RULES) {
+    throw new ConflictError(
+      `policy "${policy.name}" (${policy.id}) already has ${rules.length} rules, the maximum (${MAX_RULES})`,
+      { hint: 'Delete a rule first, or put the rule in another policy.' },
+    );
+  }
+  const created = await client.createRule(policy.id, {
+    name: rule.name,
+    actions: rule.actions,
+    decision: rule.decision,
+    resources: rule.resources,
+  });
+  if (ctx.output.json) {
+    ctx.output.printJson(created);
+    return;
+  }
+  await showRule(ctx, created);
+  ctx.output.info(`Added rule "${created.name}" (${created.id}) to policy "${policy.name}" (${policy.id}).`);
+  if (rules.some((r) => r.name === created.name)) {
+    ctx.output.warn(`The policy has another rule named "${created.name}": name these rules by their ids.`);
+  }
+  notePropagation(ctx);
+}
