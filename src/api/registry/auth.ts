@@ -63,13 +63,18 @@ export class RegistryAuth {
   ) {}
 
   /** Pings `/v2/` once per registry to learn how it authenticates. */
-  async challengeFor(registry: string, baseUrl: string): Promise<RegistryChallenge> {
+  async challengeFor(
+    registry: string,
+    baseUrl: string,
+    /** null: not cancellable (requests sent while cleaning up after Ctrl-C). */
+    signal: AbortSignal | null | undefined = this.signal,
+  ): Promise<RegistryChallenge> {
     const known = this.challenges.get(registry);
     if (known) return known;
     const res = await this.http.request({
       url: `${baseUrl}/v2/`,
       okStatuses: 'any',
-      signal: this.signal,
+      signal: signal ?? undefined,
       what: `contacting the registry ${registry}`,
     });
     await res.dump().catch(() => undefined);
@@ -105,8 +110,9 @@ export class RegistryAuth {
     registry: string,
     baseUrl: string,
     scopes: readonly string[],
+    signal: AbortSignal | null | undefined = this.signal,
   ): Promise<string | undefined> {
-    const challenge = await this.challengeFor(registry, baseUrl);
+    const challenge = await this.challengeFor(registry, baseUrl, signal);
     if (challenge.kind === 'none') return undefined;
     if (challenge.kind === 'basic') {
       const cred = await this.credentials(registry);
@@ -117,7 +123,7 @@ export class RegistryAuth {
     if (cached && this.clock.now() < cached.expiresAt) return `Bearer ${cached.token}`;
     let inflight = this.pending.get(key);
     if (!inflight) {
-      inflight = this.fetchToken(registry, challenge, scopes).finally(() => this.pending.delete(key));
+      inflight = this.fetchToken(registry, challenge, scopes, signal).finally(() => this.pending.delete(key));
       this.pending.set(key, inflight);
     }
     const token = await inflight;
@@ -128,6 +134,7 @@ export class RegistryAuth {
     registry: string,
     challenge: Extract<RegistryChallenge, { kind: 'bearer' }>,
     scopes: readonly string[],
+    signal: AbortSignal | null | undefined,
   ): Promise<string | undefined> {
     let url: URL;
     try {
@@ -143,7 +150,7 @@ export class RegistryAuth {
       url,
       headers: cred ? { authorization: basic(cred) } : {},
       okStatuses: 'any',
-      signal: this.signal,
+      signal: signal ?? undefined,
       what: `getting a registry token for ${registry}`,
     });
     if (res.status === 401 || res.status === 403) {

@@ -103,9 +103,10 @@ export class RegistryClient {
       opts.body === null ||
       typeof opts.body === 'string' ||
       opts.body instanceof Uint8Array;
+    const signal = opts.ignoreAbort ? null : this.signal;
     let refreshed = false;
     for (;;) {
-      const authorization = await this.auth.authorization(repo.registry, base, scopes);
+      const authorization = await this.auth.authorization(repo.registry, base, scopes, signal);
       const res = await this.exchange(base, method, new URL(opts.url, `${base}/`), authorization, opts);
       if (res.status !== 401) return res;
       await res.dump().catch(() => undefined);
@@ -113,6 +114,10 @@ export class RegistryClient {
       this.auth.invalidate(repo.registry, scopes);
       if (!refreshed && replayable && challenge) {
         refreshed = true;
+        // The registry names the scope it wants (distribution: DELETE needs "delete").
+        if (challenge.kind === 'bearer' && challenge.scope) {
+          for (const s of challenge.scope.split(' ')) if (!scopes.includes(s)) scopes.push(s);
+        }
         continue;
       }
       const why = challenge?.kind === 'bearer' && challenge.error ? ` (${challenge.error})` : '';

@@ -10,7 +10,7 @@ export interface Recorded {
   bodyBytes: number;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => unknown;
 
 export interface FakeServer {
   port: number;
