@@ -1,0 +1,151 @@
+// One thin end-to-end layer: the real `bin/hubctl.js` (the built bundle) in a child process, against
+// the hub emulator on 127.0.0.1, with a temporary HUBCTL_CONFIG_DIR.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = join(ROOT, 'bin/hubctl.js');
+const ANSI = /\u001b\[/;
+
+let hub: HubEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  // `npm test` builds first; a bare `vitest run` on a fresh clone builds here.
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) {
+    const b = spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+    expect(b.status, b.stderr).toBe(0);
+  }
+  hub = await startHubEmulator();
+  dir = mkdtempSync(join(tmpdir(), 'hubctl-e2e-'));
+});
+afterAll(() => hub?.close());
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real binary; asynchronous, so the emulator in this process keeps answering. */
+function hubctl(
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<Result> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (
+      v !== undefined &&
+      !k.startsWith('HUBCTL_') &&
+      k !== 'NO_COLOR' &&
+      k !== 'FORCE_COLOR' &&
+      k !== 'DOCKER_CONFIG'
+    ) {
+      env[k] = v;
+    }
+  }
+  Object.assign(env, { HUBCTL_CONFIG_DIR: dir, HOME: dir, HUBCTL_BASE_URL: hub.url }, opts.env);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+describe('bin/hubctl.js end to end', () => {
+  it('--version and --help', async () => {
+    const v = await hubctl(['--version']);
+    expect(v).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    const h = await hubctl(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('Usage: hubctl');
+    expect(h.stdout).not.toMatch(ANSI);
+  });
+
+  it('login with --password-stdin, token create, token list --json, and exit codes', async () => {
+    const login = await hubctl(['auth', 'login', '--username', 'alice', '--password-stdin'], {
+      stdin: 'alice-password\n',
+    });
+    expect(login).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Logged in as alice (credential stored in ${join(dir, 'credentials.json')}).\n`,
+    });
+    expect(statSync(join(dir, 'credentials.json')).mode & 0o777).toBe(0o600);
+
+    const created = await hubctl([
+      'token',
+      'create',
+      '--label',
+      'e2e',
+      '--scope',
+      'repo:read',
+      '--expires',
+      '30d',
+    ]);
+    expect(created.code).toBe(0);
+    const secret = created.stdout.trim();
+    expect(secret).toMatch(/^hub_pat_[\w-]+$/);
+    expect(created.stderr).toContain('This is the only time its secret is shown');
+
+    const list = await hubctl(['token', 'list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe('');
+    const page = JSON.parse(list.stdout);
+    expect(page.count).toBe(1);
+    expect(page.results[0]).toMatchObject({ token_label: 'e2e', scopes: ['repo:read'], is_active: true });
+    expect(page.results[0].token).not.toBe(secret);
+    expect(list.stdout).not.toContain(secret);
+
+    // Piped table: plain tab-separated text, no colour codes.
+    const table = await hubctl(['token', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).not.toMatch(ANSI);
+    expect(table.stdout.split('\t')[1]).toBe('e2e');
+
+    // The server saw what a user would cause: exchanges, one create, the lists.
+    const calls = hub.requests.map((q) => `${q.method} ${q.path}`);
+    expect(calls.filter((c) => c === 'POST /v2/access-tokens')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'GET /v2/access-tokens')).toHaveLength(2);
+    expect(
+      hub.requests.find((q) => q.method === 'POST' && q.path === '/v2/access-tokens')?.json,
+    ).toMatchObject({
+      token_label: 'e2e',
+      scopes: ['repo:read'],
+    });
+
+    // Exit codes: usage 2, not found 5, auth 4, network 7.
+    expect((await hubctl(['token', 'list', '--bogus'])).code).toBe(2);
+    expect((await hubctl(['auth', 'login', '-u', 'alice', '--password', 'x'])).code).toBe(2);
+    expect((await hubctl(['token', 'get', '00000000-0000-4000-8000-000000000000'])).code).toBe(5);
+    const denied = await hubctl(['auth', 'status'], {
+      env: { HUBCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'e2e-')) },
+    });
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toBe(
+      'hubctl: you are not logged in\nRun `hubctl auth login`, or set HUBCTL_USERNAME and HUBCTL_TOKEN.\n',
+    );
+    const offline = await hubctl(['token', 'list'], { env: { HUBCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(offline.code).toBe(7);
+    expect(offline.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a JSON error on stderr in --json mode, and nothing on stdout', async () => {
+    const r = await hubctl(['--json', 'config', 'get', 'org']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: 'NOT_FOUND', message: 'org is not set in profile "default"' },
+    });
+  });
+});
