@@ -1,9 +1,9 @@
 // main(argv): parse, run, and map errors to exit codes — the only place that does the mapping and
 // the only place that prints an error. A user sees one plain sentence; --debug adds the stack.
 import type { ContextDeps } from './context.js';
-import { VERSION } from './context.js';
-import { ExitCode, HubctlError, exitCodeFor } from './errors.js';
+import { ExitCode, exitCodeFor, HubctlError } from './errors.js';
 import type { IO } from './output/io.js';
+import { VERSION } from './version.js';
 
 export async function main(argv: string[], deps: ContextDeps = realDeps()): Promise<number> {
   // The cheapest path of all: nothing to parse, nothing to load.

@@ -9,15 +9,16 @@ import type { GovernanceClient } from './api/governance.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
-import { type Settings, profileName, resolveSettings } from './config/settings.js';
+import { profileName, resolveSettings, type Settings } from './config/settings.js';
 import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
 import type { HttpClient } from './http/client.js';
-import { type IO, colorEnabled } from './output/io.js';
-import { type Output, createOutput } from './output/output.js';
-import { type Prompter, createPrompter } from './output/prompt.js';
+import { colorEnabled, type IO } from './output/io.js';
+import { createOutput, type Output } from './output/output.js';
+import { createPrompter, type Prompter } from './output/prompt.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 /** The global options of decisions §1 and §7, as parsed. */
 export interface GlobalOptions {
