@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// Benchmark of the offline policy engine (issue 4). Run: `node bench/eval.mjs` after `npm ci`.
+// Bundles src/policy and the naive reference evaluator with esbuild's JS API into a temporary
+// directory, generates network policies of 10, 100, 1,000 and 10,000 rules and 1,000,000 requests
+// per size, and prints decisions per second for: the compiled engine, the naive evaluator, parsing
+// the NDJSON alone, and the end-to-end batch (parse + evaluate + serialize), with the goals' ratios.
+// Options: --requests N (default 1000000), --sizes 10,100,1000,10000.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const REQUESTS = Number(opt('requests', '1000000'));
+const SIZES = opt('sizes', '10,100,1000,10000').split(',').map(Number);
+
+const out = mkdtempSync(join(tmpdir(), 'hubctl-bench-'));
+let engine;
+let naive;
+try {
+  await build({
+    entryPoints: {
+      engine: join(root, 'src/policy/index.ts'),
+      naive: join(root, 'test/support/naive-evaluator.ts'),
+    },
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+  engine = await import(pathToFileURL(join(out, 'engine.mjs')).href);
+  naive = await import(pathToFileURL(join(out, 'naive.mjs')).href);
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+// Deterministic pseudo-random numbers (mulberry32), so every run measures the same work.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['api', 'cdn', 'auth', 'git', 'pkg', 'img', 'data', 'edge', 'ci', 'logs', 'mail', 'build'];
+
+function generate(size, seed) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const rules = [];
+  const hits = []; // destinations known to hit some rule
+  for (let i = 0; i < size; i++) {
+    const kind = r();
+    const deny = r() < 0.1;
+    const resources = [];
+    const n = 1 + Math.floor(r() * 2);
+    for (let k = 0; k < n; k++) {
+      const zone = `${pick(WORDS)}${i}-${k}.example${i % 97}.com`;
+      if (kind < 0.45) {
+        const port = r() < 0.3 ? pick([22, 80, 443, 8443]) : 0;
+        resources.push(port ? `${zone}:${port}` : zone);
+        hits.push(port ? `${zone}:${port}` : zone);
+      } else if (kind < 0.65) {
+        resources.push(`*.${zone}`);
+        hits.push(`${pick(WORDS)}.${zone}`);
+      } else if (kind < 0.8) {
+        resources.push(`**.${zone}`);
+        hits.push(`${pick(WORDS)}.${pick(WORDS)}.${zone}:443`);
+      } else {
+        const a = (i >> 8) & 255;
+        const b = i & 255;
+        resources.push(`10.${a}.${b}.0/24`);
+        hits.push(`10.${a}.${b}.${1 + Math.floor(r() * 250)}:${pick([22, 443, 5432])}`);
+      }
+    }
+    rules.push({ name: `rule-${i}`, actions: ['connect:tcp'], decision: deny ? 'deny' : 'allow', resources });
+  }
+  const policies = [];
+  for (let i = 0; i < rules.length; i += 250) {
+    policies.push({ name: `policy-${i / 250}`, rules: rules.slice(i, i + 250) });
+  }
+  return { policies, hits };
+}
+
+function requestsFor(hits, count, seed) {
+  const r = rng(seed);
+  const lines = new Array(count);
+  const reqs = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const x = r();
+    let destination;
+    if (x < 0.7) destination = hits[Math.floor(r() * hits.length)];
+    else if (x < 0.9) destination = `${WORDS[i % WORDS.length]}${i}.unknown${i % 13}.org`;
+    else destination = `192.168.${i & 255}.${(i >> 8) & 255}:443`;
+    const action = 'connect:tcp';
+    reqs[i] = { action, destination };
+    lines[i] = JSON.stringify(reqs[i]);
+  }
+  return { lines, reqs };
+}
+
+function timeIt(fn) {
+  const t0 = process.hrtime.bigint();
+  const v = fn();
+  return { seconds: Number(process.hrtime.bigint() - t0) / 1e9, value: v };
+}
+
+const fmt = (n) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
+
+console.log(
+  `hubctl policy engine bench — node ${process.version}, ${REQUESTS.toLocaleString('en')} requests per size`,
+);
+console.log('');
+const rows = [];
+for (const size of SIZES) {
+  const { policies: authoring, hits } = generate(size, size);
+  const docs = await engine.parsePolicyDocument(JSON.stringify(authoring), `bench-${size}.json`);
+  const compiled = timeIt(() => engine.compilePolicies(docs));
+  const set = compiled.value;
+  const { lines, reqs } = requestsFor(hits, REQUESTS, size + 1);
+
+  // warm-up
+  for (let i = 0; i < 50_000; i++)
+    engine.evaluate(set, reqs[i % reqs.length].action, reqs[i % reqs.length].destination);
+
+  const eng = timeIt(() => {
+    let denied = 0;
+    for (let i = 0; i < reqs.length; i++) {
+      const q = reqs[i];
+      if (engine.evaluate(set, q.action, q.destination).decision === 'deny') denied++;
+    }
+    return denied;
+  });
+
+  // naive: as many requests as fit in ~3 s (at least 200), rate extrapolated
+  let naiveN = 0;
+  let naiveDenied = 0;
+  const naiveT = timeIt(() => {
+    const t0 = Date.now();
+    while (naiveN < reqs.length && (naiveN < 200 || Date.now() - t0 < 3000)) {
+      const q = reqs[naiveN++];
+      if (naive.naiveEvaluate(docs, q.action, q.destination).decision === 'deny') naiveDenied++;
+    }
+  });
+  // cross-check on the naive sample
+  let engDeniedSample = 0;
+  for (let i = 0; i < naiveN; i++)
+    if (engine.evaluate(set, reqs[i].action, reqs[i].destination).decision === 'deny') engDeniedSample++;
+  if (engDeniedSample !== naiveDenied) throw new Error(`engine and naive disagree at ${size} rules`);
+
+  const parse = timeIt(() => {
+    let n = 0;
+    for (let i = 0; i < lines.length; i++) if (engine.parseRequestLine(lines[i]) !== null) n++;
+    return n;
+  });
+
+  const batch = timeIt(() => {
+    let bytes = 0;
+    let chunk = [];
+    for (let i = 0; i < lines.length; i++) {
+      const res = engine.evaluateLine(set, lines[i], i + 1);
+      if (res !== null) chunk.push(res.text);
+      if (chunk.length === 1024) {
+        bytes += `${chunk.join('\n')}\n`.length;
+        chunk = [];
+      }
+    }
+    bytes += chunk.join('\n').length;
+    return bytes;
+  });
+
+  const row = {
+    size,
+    rules: set.ruleCount,
+    compileMs: compiled.seconds * 1000,
+    engine: reqs.length / eng.seconds,
+    naive: naiveN / naiveT.seconds,
+    naiveN,
+    parse: lines.length / parse.seconds,
+    batch: lines.length / batch.seconds,
+    denyShare: eng.value / reqs.length,
+  };
+  rows.push(row);
+  console.log(
+    `${String(size).padStart(6)} rules  compile ${row.compileMs.toFixed(1).padStart(7)} ms  ` +
+      `engine ${fmt(row.engine).padStart(7)}/s  naive ${fmt(row.naive).padStart(7)}/s (${naiveN} req)  ` +
+      `parse-only ${fmt(row.parse).padStart(7)}/s  batch e2e ${fmt(row.batch).padStart(7)}/s  ` +
+      `denied ${(row.denyShare * 100).toFixed(0)}%`,
+  );
+}
+
+console.log('');
+console.log('Goals:');
+let ok = true;
+const check = (label, pass, detail) => {
+  ok &&= pass;
+  console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${label}: ${detail}`);
+};
+for (const r of rows) {
+  check(
+    `≥ 1,000,000 decisions/s at ${r.size} rules`,
+    r.engine >= 1e6,
+    `${fmt(r.engine)}/s (${(r.engine / 1e6).toFixed(2)}× the goal)`,
+  );
+}
+const first = rows[0];
+const last = rows[rows.length - 1];
+if (first && last && rows.length > 1) {
+  const flat = last.engine / first.engine;
+  check(
+    `nearly flat from ${first.size} to ${last.size} rules`,
+    flat >= 0.5,
+    `${fmt(last.engine)}/s vs ${fmt(first.engine)}/s = ${(flat * 100).toFixed(0)}%`,
+  );
+}
+const big = rows.find((r) => r.size === 10000) ?? last;
+if (big) {
+  const speedup = big.engine / big.naive;
+  check(`≥ 50× the naive evaluator at ${big.size} rules`, speedup >= 50, `${speedup.toFixed(0)}×`);
+}
+for (const r of rows) {
+  const ratio = r.parse / r.batch;
+  check(
+    `batch within 2× of parse-only at ${r.size} rules`,
+    ratio <= 2,
+    `parse-only / batch = ${ratio.toFixed(2)}×`,
+  );
+}
+process.exitCode = ok ? 0 : 1;

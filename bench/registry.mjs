@@ -1,0 +1,458 @@
+#!/usr/bin/env node
+// bench/registry.mjs — hubctl image push/pull against skopeo copy, on the same local registry.
+//
+// Builds an image of N incompressible layers (default 4 × 128 MiB = 512 MiB, gzip level 0), starts
+// Debian's docker-registry on loopback with token auth (a small ES256 token service in this
+// process), then times, alternately, 3 runs each of:
+//   push: hubctl image push oci:DIR REF     vs  skopeo copy oci:DIR:tag docker://REF
+//   pull: hubctl image pull REF oci:OUT     vs  skopeo copy docker://REF oci:OUT:tag
+// The registry's data is wiped before every push (and skopeo's blob-info cache removed), so every
+// push uploads every byte. Wall time and peak RSS come from /usr/bin/time. Prints medians and the
+// hubctl/skopeo ratios; goals: wall ≤ 1.0× skopeo, hubctl peak RSS ≤ 150 MB.
+//
+//   node bench/registry.mjs [--layers 4] [--layer-size 128M] [--runs 3] [--keep DIR]
+
+import { execFileSync, spawn } from 'node:child_process';
+import { createCipheriv, createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { createGzip } from 'node:zlib';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MiB = 1024 * 1024;
+const args = parseArgs(process.argv.slice(2));
+const USER = 'bench';
+const PASS = 'bench-password';
+const SERVICE = 'bench-registry';
+const ISSUER = 'bench-issuer';
+
+function parseArgs(argv) {
+  const a = { layers: 4, layerSize: 128 * MiB, runs: 3, keep: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = argv[++i];
+    if (k === '--layers') a.layers = Number(v);
+    else if (k === '--layer-size') a.layerSize = parseSize(v);
+    else if (k === '--runs') a.runs = Number(v);
+    else if (k === '--keep') a.keep = v;
+    else throw new Error(`unknown argument ${k}`);
+  }
+  return a;
+}
+
+function parseSize(s) {
+  const m = /^(\d+)([KMG]?)$/i.exec(s);
+  if (!m) throw new Error(`bad size ${s}`);
+  return Number(m[1]) * { '': 1, K: 1024, M: MiB, G: 1024 * MiB }[m[2].toUpperCase()];
+}
+
+const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---- the image --------------------------------------------------------------------------------
+
+function tarHeader(name, size) {
+  const h = Buffer.alloc(512, 0);
+  const oct = (n, len) => `${n.toString(8).padStart(len - 1, '0')}\0`;
+  h.write(name, 0, 100);
+  h.write(oct(0o644, 8), 100);
+  h.write(oct(0, 8), 108);
+  h.write(oct(0, 8), 116);
+  h.write(oct(size, 12), 124);
+  h.write(oct(1_700_000_000, 12), 136);
+  h.write('        ', 148);
+  h.write('0', 156);
+  h.write('ustar\0', 257);
+  h.write('00', 263);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return h;
+}
+
+/** A tar of one file of pseudo-random bytes (AES-CTR keystream: fast and incompressible). */
+function randomTar(size, key) {
+  const cipher = createCipheriv('aes-128-ctr', key, Buffer.alloc(16));
+  const zeros = Buffer.alloc(MiB);
+  let left = size;
+  let stage = 0;
+  return new Readable({
+    read() {
+      if (stage === 0) {
+        stage = 1;
+        this.push(tarHeader('data.bin', size));
+      } else if (left > 0) {
+        const n = Math.min(MiB, left);
+        left -= n;
+        this.push(cipher.update(zeros.subarray(0, n)));
+      } else if (stage === 1) {
+        stage = 2;
+        this.push(Buffer.alloc(((512 - (size % 512)) % 512) + 1024));
+      } else this.push(null);
+    },
+  });
+}
+
+async function makeImage(dir) {
+  mkdirSync(join(dir, 'blobs', 'sha256'), { recursive: true });
+  writeFileSync(join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  const put = (bytes) => {
+    const hex = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(dir, 'blobs', 'sha256', hex), bytes);
+    return { digest: `sha256:${hex}`, size: bytes.length };
+  };
+  const layers = [];
+  const diffIds = [];
+  for (let i = 0; i < args.layers; i++) {
+    const tmp = join(dir, 'blobs', 'sha256', `.tmp${i}`);
+    const diff = createHash('sha256');
+    const blob = createHash('sha256');
+    let size = 0;
+    await pipeline(
+      randomTar(args.layerSize, randomBytes(16)),
+      new Transform({
+        transform(c, _e, cb) {
+          diff.update(c);
+          cb(null, c);
+        },
+      }),
+      createGzip({ level: 0, chunkSize: MiB }),
+      new Transform({
+        transform(c, _e, cb) {
+          blob.update(c);
+          size += c.length;
+          cb(null, c);
+        },
+      }),
+      createWriteStream(tmp),
+    );
+    const hex = blob.digest('hex');
+    renameSync(tmp, join(dir, 'blobs', 'sha256', hex));
+    layers.push({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${hex}`, size });
+    diffIds.push(`sha256:${diff.digest('hex')}`);
+  }
+  const config = put(
+    Buffer.from(
+      JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: diffIds } }),
+    ),
+  );
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+      layers,
+    }),
+  );
+  const m = put(manifest);
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: 'application/vnd.oci.image.manifest.v1+json',
+          ...m,
+          annotations: { 'org.opencontainers.image.ref.name': 'bench' },
+        },
+      ],
+    }),
+  );
+  return { digest: m.digest, bytes: layers.reduce((s, l) => s + l.size, 0) };
+}
+
+// ---- token service and registry ----------------------------------------------------------------
+
+function b64url(x) {
+  return Buffer.from(x).toString('base64url');
+}
+
+function startTokenServer(keyPem, certPem) {
+  const key = createPrivateKey(keyPem);
+  const der = Buffer.from(certPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const auth = req.headers.authorization ?? '';
+    const anonymous = !auth;
+    if (!anonymous && auth !== `Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}`) {
+      res.writeHead(401);
+      return res.end();
+    }
+    const access = url.searchParams.getAll('scope').map((s) => {
+      const [type, name, actions] = s.split(':');
+      return { type, name, actions: anonymous ? [] : actions.split(',') };
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'ES256', x5c: [der.toString('base64')] }));
+    const claims = b64url(
+      JSON.stringify({
+        iss: ISSUER,
+        sub: USER,
+        aud: SERVICE,
+        exp: now + 600,
+        nbf: now - 10,
+        iat: now,
+        jti: randomBytes(8).toString('hex'),
+        access,
+      }),
+    );
+    const sig = sign('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' });
+    const token = `${header}.${claims}.${b64url(sig)}`;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ token, access_token: token, expires_in: 600, issued_at: new Date().toISOString() }),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function startRegistry(work, realm, certPath) {
+  const port = await freePort();
+  const data = join(work, 'registry-data');
+  rmSync(data, { recursive: true, force: true });
+  mkdirSync(data, { recursive: true });
+  const config = join(work, 'registry.yml');
+  writeFileSync(
+    config,
+    [
+      'version: 0.1',
+      'log: {level: error}',
+      `storage: {filesystem: {rootdirectory: ${JSON.stringify(data)}}, delete: {enabled: true}}`,
+      `http: {addr: "127.0.0.1:${port}", secret: bench-secret}`,
+      `auth: {token: {realm: ${JSON.stringify(realm)}, service: ${SERVICE}, issuer: ${ISSUER}, rootcertbundle: ${JSON.stringify(certPath)}}}`,
+      '',
+    ].join('\n'),
+  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REGISTRY_')));
+  const child = spawn('docker-registry', ['serve', config], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/v2/`);
+      if (r.status === 401) break;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    host: `127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+// ---- timing ------------------------------------------------------------------------------------
+
+function timed(cmd, argv, env) {
+  const out = join(work, `time-${randomBytes(4).toString('hex')}.txt`);
+  execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', out, cmd, ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const [wall, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+  rmSync(out);
+  return { wall, rssMb: rssKb / 1024 };
+}
+
+function clearSkopeoCache() {
+  for (const p of [
+    '/var/lib/containers/cache/blob-info-cache-v1.boltdb',
+    join(process.env.HOME ?? '/root', '.local/share/containers/cache/blob-info-cache-v1.boltdb'),
+  ]) {
+    rmSync(p, { force: true });
+  }
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
+const work = args.keep ?? mkdtempSync(join(tmpdir(), 'hubctl-bench-'));
+let registry;
+let tokenServer;
+try {
+  log(`work dir ${work}`);
+  const binDir = join(repoRoot, 'node_modules', '.cache', 'hubctl-bench');
+  const { build } = await import('esbuild');
+  await build({
+    stdin: {
+      contents:
+        "import { main, realDeps } from './src/cli.ts'; process.exitCode = await main(process.argv.slice(2), realDeps());",
+      resolveDir: repoRoot,
+      loader: 'ts',
+    },
+    outfile: join(binDir, 'hubctl.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  const hubctl = join(binDir, 'hubctl.mjs');
+
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      join(work, 'token.key'),
+      '-out',
+      join(work, 'token.crt'),
+      '-days',
+      '30',
+      '-subj',
+      '/CN=bench',
+    ],
+    { stdio: 'ignore' },
+  );
+  tokenServer = await startTokenServer(
+    readFileSync(join(work, 'token.key'), 'utf8'),
+    readFileSync(join(work, 'token.crt'), 'utf8'),
+  );
+  const realm = `http://127.0.0.1:${tokenServer.address().port}/token`;
+
+  const imageDir = join(work, 'image');
+  log(`making ${args.layers} × ${args.layerSize / MiB} MiB layers …`);
+  const image = existsSync(join(imageDir, 'index.json'))
+    ? { digest: JSON.parse(readFileSync(join(imageDir, 'index.json'), 'utf8')).manifests[0].digest, bytes: 0 }
+    : await makeImage(imageDir);
+  const totalMiB = (args.layers * args.layerSize) / MiB;
+
+  const dockerDir = join(work, 'docker');
+  mkdirSync(dockerDir, { recursive: true });
+  const hubEnv = (run) => ({
+    HUBCTL_CONFIG_DIR: join(work, `hubctl-config-${run}`),
+    DOCKER_CONFIG: dockerDir,
+    HUBCTL_PLATFORM: 'linux/amd64',
+  });
+  const creds = `${USER}:${PASS}`;
+
+  const results = { push: { hubctl: [], skopeo: [] }, pull: { hubctl: [], skopeo: [] } };
+  for (let i = 0; i < args.runs; i++) {
+    const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
+    for (const tool of order) {
+      if (registry) await registry.stop();
+      registry = await startRegistry(work, realm, join(work, 'token.crt'));
+      writeFileSync(
+        join(dockerDir, 'config.json'),
+        JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(creds).toString('base64') } } }),
+      );
+      clearSkopeoCache();
+      const ref = `${registry.host}/bench/app:${tool}${i}`;
+      const r =
+        tool === 'hubctl'
+          ? timed(
+              process.execPath,
+              [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, ref],
+              hubEnv(`push-${i}`),
+            )
+          : timed(
+              'skopeo',
+              [
+                'copy',
+                '-q',
+                '--dest-tls-verify=false',
+                '--dest-creds',
+                creds,
+                `oci:${imageDir}:bench`,
+                `docker://${ref}`,
+              ],
+              {},
+            );
+      results.push[tool].push(r);
+      log(`push ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+    }
+  }
+  // Pulls, from one registry holding the image.
+  const src = `${registry.host}/bench/app:pull`;
+  timed(process.execPath, [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, src], hubEnv('seed'));
+  for (let i = 0; i < args.runs; i++) {
+    const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
+    for (const tool of order) {
+      clearSkopeoCache();
+      const out = join(work, `pull-${tool}-${i}`);
+      rmSync(out, { recursive: true, force: true });
+      mkdirSync(out);
+      const r =
+        tool === 'hubctl'
+          ? timed(
+              process.execPath,
+              [hubctl, '--quiet', 'image', 'pull', src, `oci:${out}/img:x`],
+              hubEnv(`pull-${i}`),
+            )
+          : timed(
+              'skopeo',
+              [
+                'copy',
+                '-q',
+                '--src-tls-verify=false',
+                '--src-creds',
+                creds,
+                `docker://${src}`,
+                `oci:${out}/img:x`,
+              ],
+              {},
+            );
+      results.pull[tool].push(r);
+      log(`pull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+      const idx = JSON.parse(readFileSync(join(out, 'img', 'index.json'), 'utf8'));
+      if (idx.manifests[0].digest !== image.digest)
+        throw new Error(`${tool} pulled ${idx.manifests[0].digest}, expected ${image.digest}`);
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+
+  const lines = [
+    `image: ${args.layers} × ${args.layerSize / MiB} MiB incompressible layers (${totalMiB} MiB), ${args.runs} runs each, medians`,
+  ];
+  lines.push('op    tool     wall s   MiB/s   peak RSS MB');
+  const ratios = [];
+  for (const op of ['push', 'pull']) {
+    const m = {};
+    for (const tool of ['hubctl', 'skopeo']) {
+      const wall = median(results[op][tool].map((r) => r.wall));
+      const rss = median(results[op][tool].map((r) => r.rssMb));
+      m[tool] = { wall, rss };
+      lines.push(
+        `${op.padEnd(5)} ${tool.padEnd(8)} ${wall.toFixed(2).padStart(6)} ${(totalMiB / wall).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)}`,
+      );
+    }
+    ratios.push(
+      `${op}: wall ${(m.hubctl.wall / m.skopeo.wall).toFixed(2)}× skopeo (goal ≤ 1.00), hubctl peak RSS ${m.hubctl.rss.toFixed(0)} MB (goal ≤ 150)`,
+    );
+  }
+  process.stdout.write(`${[...lines, ...ratios].join('\n')}\n`);
+} finally {
+  await registry?.stop();
+  tokenServer?.close();
+  if (!args.keep) rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Start-up cost of hubctl against bare node, measured in the same run (issue 2, "Measured").
+//   node bench/startup.mjs [--runs 21]
+// Prints the median wall time of each command over interleaved runs, the ratio to `node -e 0`, and
+// the goal; then lists which heavy modules (undici, conf, cli-table3, chalk, cli-progress) each
+// command loaded. Needs a build (`npm run build`). Exits 1 when a heavy module loads where it must not.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin/hubctl.js');
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 21;
+
+if (!existsSync(join(ROOT, 'dist/cli.js'))) {
+  console.error('dist/ is missing: run `npm run build` first.');
+  process.exit(2);
+}
+
+const configDir = mkdtempSync(join(tmpdir(), 'hubctl-bench-'));
+const env = { ...process.env, HUBCTL_CONFIG_DIR: configDir, NO_COLOR: '1' };
+const HEAVY = ['undici', 'conf', 'cli-table3', 'chalk', 'cli-progress'];
+
+const cases = [
+  { name: 'node -e 0', args: ['-e', '0'], goal: null },
+  { name: 'hubctl --version', args: [BIN, '--version'], goal: 1.3 },
+  { name: 'hubctl --help', args: [BIN, '--help'], goal: 1.5 },
+];
+const example = join(ROOT, 'examples/network.yaml');
+if (existsSync(example)) {
+  cases.push({
+    name: 'hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
+    args: [BIN, 'policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', example],
+    goal: 1.6,
+    // Allowed or denied are both answers; anything else is a failure of the command.
+    okCodes: [0, 3],
+  });
+} else {
+  console.log('(examples/network.yaml not found: the policy eval line is skipped)');
+}
+
+function once(c, extraEnv = {}) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, c.args, {
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (!(c.okCodes ?? [0]).includes(r.status)) {
+    console.error(`${c.name} exited ${r.status}:\n${r.stderr}`);
+    process.exit(1);
+  }
+  return ms;
+}
+
+// Warm the file cache, then interleave so drift of the machine hits every case alike.
+for (const c of cases) once(c);
+const times = new Map(cases.map((c) => [c.name, []]));
+for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name).push(once(c));
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const base = median(times.get('node -e 0'));
+console.log(`median of ${RUNS} interleaved runs (node ${process.version})`);
+const width = Math.max(...cases.map((c) => c.name.length));
+let missed = 0;
+for (const c of cases) {
+  const m = median(times.get(c.name));
+  const ratio = m / base;
+  const verdict =
+    c.goal === null ? '' : ratio <= c.goal ? `goal ≤ ${c.goal}×  ok` : `goal ≤ ${c.goal}×  MISSED`;
+  if (c.goal !== null && ratio > c.goal) missed++;
+  console.log(`  ${c.name.padEnd(width)}  ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
+}
+
+// Which heavy modules each command pulled in (none may load for these commands).
+console.log('heavy modules loaded:');
+let leaked = 0;
+for (const c of cases.slice(1)) {
+  const trace = join(configDir, 'trace.txt');
+  rmSync(trace, { force: true });
+  once(
+    { ...c, args: ['--import', join(ROOT, 'bench/trace-modules.mjs'), ...c.args] },
+    { HUBCTL_TRACE_FILE: trace },
+  );
+  const urls = existsSync(trace) ? readFileSync(trace, 'utf8').split('\n') : [];
+  const loaded = HEAVY.filter((h) => urls.some((u) => u.includes(`/node_modules/${h}/`)));
+  const chunks = new Set(urls.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '')))
+    .size;
+  if (loaded.length > 0) leaked++;
+  console.log(
+    `  ${c.name.padEnd(width)}  ${loaded.length ? loaded.join(', ') : 'none'}  (${chunks} dist modules)`,
+  );
+}
+rmSync(configDir, { recursive: true, force: true });
+if (missed)
+  console.log(`${missed} goal(s) missed: the machine may be noisy; run again before drawing conclusions.`);
+process.exit(leaked ? 1 : 0);
