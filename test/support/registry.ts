@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
 import { freePort } from './free-port.js';
+import { reapDirectory, reapProcess } from './reaper.js';
 
 export interface RegistryTokenAuth {
   realm: string;
@@ -169,6 +170,7 @@ async function launchOnce(
   bin: string,
   dir: string,
   opts: StartRegistryOptions,
+  releaseDir: () => void,
 ): Promise<{ ok: true; registry: RunningRegistry } | { ok: false; portTaken: boolean; log: string }> {
   const port = await freePort();
   const dataDir = join(dir, 'data');
@@ -180,6 +182,7 @@ async function launchOnce(
   const child = spawn(bin, ['serve', configPath], { env: cleanEnv(), stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   killOnExit(child);
+  const releasePid = child.pid ? reapProcess(child.pid) : () => {};
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -205,7 +208,9 @@ async function launchOnce(
               child.kill('SIGKILL');
               await waitForExit(child, 2000);
             }
+            releasePid();
             if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+            releaseDir();
           },
         };
         return { ok: true, registry };
@@ -217,6 +222,7 @@ async function launchOnce(
   }
   child.kill('SIGKILL');
   await waitForExit(child, 2000);
+  releasePid();
   const log = readFileSync(logPath, 'utf8');
   return { ok: false, portTaken: /address already in use/i.test(log), log };
 }
@@ -225,13 +231,16 @@ export async function startRegistry(opts: StartRegistryOptions): Promise<Running
   const bin = registryBinary();
   if (!bin) throw new Error(missingMessage);
   const dir = mkdtempSync(join(tmpdir(), 'hubctl-registry-'));
+  // Removed when the test process ends even if stop() is never called (unless `keep`).
+  const releaseDir = opts.keep ? () => {} : reapDirectory(dir);
   let lastLog = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = await launchOnce(bin, dir, opts);
+    const result = await launchOnce(bin, dir, opts, releaseDir);
     if (result.ok) return result.registry;
     lastLog = result.log;
     if (!result.portTaken) break;
   }
   rmSync(dir, { recursive: true, force: true });
+  releaseDir();
   throw new Error(`the registry did not start; its log ends:\n${lastLog.split('\n').slice(-20).join('\n')}`);
 }

@@ -15,6 +15,7 @@ import {
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reapDirectory } from '../reaper.js';
 
 export interface SigningMaterial {
   /** Temporary directory holding token.key and token.crt; removed by dispose(). */
@@ -39,7 +40,11 @@ export interface SigningMaterial {
  */
 export function createSigningMaterial(commonName: string): SigningMaterial {
   const dir = mkdtempSync(join(tmpdir(), 'hub-emulator-'));
-  const dispose = () => rmSync(dir, { recursive: true, force: true });
+  const release = reapDirectory(dir); // removed at exit even when a test forgets close()
+  const dispose = () => {
+    rmSync(dir, { recursive: true, force: true });
+    release();
+  };
   const keyPath = join(dir, 'token.key');
   const certPath = join(dir, 'token.crt');
   try {
