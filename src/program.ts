@@ -1,9 +1,9 @@
 // The commander tree and the global options; no logic. Command groups are loaded on demand: only
 // the group named on the command line is imported (its chunk), so `--version` and `--help` stay cheap.
 import { Command, Option } from 'commander';
-import { type ContextDeps, DEFAULT_GLOBALS, type GlobalOptions, VERSION, createContext } from './context.js';
 import type { CommandHost } from './commands/host.js';
 import { collectRepeat } from './commands/host.js';
+import { type ContextDeps, createContext, DEFAULT_GLOBALS, type GlobalOptions, VERSION } from './context.js';
 
 export interface CommandGroup {
   name: string;

@@ -1,8 +1,9 @@
 // Credentials as a chain (decisions §2): the first source with a credential wins, and says its name.
-import type { ConfigStore } from '../config/store.js';
+
 import type { Settings } from '../config/settings.js';
+import type { ConfigStore } from '../config/store.js';
 import { AuthError } from '../errors.js';
-import { DOCKER_HUB_KEYS, type HelperRunner, dockerCredential } from './docker-config.js';
+import { DOCKER_HUB_KEYS, dockerCredential, type HelperRunner } from './docker-config.js';
 
 export interface Credential {
   username: string;

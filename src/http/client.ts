@@ -1,8 +1,9 @@
 // The one HTTP function: user agent, timeouts, abort, redirects that never carry credentials to
 // another origin, retries of idempotent requests with backoff and Retry-After, failures turned
 // into typed errors with secrets redacted, and a --debug trace. The only importer of undici.
-import { Readable } from 'node:stream';
+
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
 import type { Clock } from '../clock.js';
 import { HubctlError, NetworkError, UsageError } from '../errors.js';

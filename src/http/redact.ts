@@ -66,7 +66,7 @@ export function redactJson(value: unknown): unknown {
 export function redactText(text: string): string {
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
-    out = out.replace(pattern, (match, scheme: string) =>
+    out = out.replace(pattern, (_match, scheme: string) =>
       scheme === 'Bearer' || scheme === 'Basic' ? `${scheme} ${REDACTED}` : REDACTED,
     );
   }

@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
-import { type Shell, generateCompletion } from './generate.js';
+import { generateCompletion, type Shell } from './generate.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   // `hubctl completion <shell>`: the group itself takes the shell, there is no verb.

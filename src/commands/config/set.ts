@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ProfileKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
-import { KEY_NAMES, checkValue, profileKey } from './keys.js';
+import { checkValue, KEY_NAMES, profileKey } from './keys.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group

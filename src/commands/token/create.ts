@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { type CommandHost, collectList, examples } from '../host.js';
-import { SCOPES, checkLabel, checkScopes, parseExpiry } from './values.js';
+import { checkLabel, checkScopes, parseExpiry, SCOPES } from './values.js';
 
 export interface CreateOptions {
   label: string;
