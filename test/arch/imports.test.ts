@@ -18,7 +18,7 @@ function walk(dir: string): string[] {
  * Source without comments, each string literal replaced by a numbered placeholder (`'#3'`), so that
  * text inside strings and comments is never taken for code.
  */
-export function tokenize(text: string): { code: string; strings: string[] } {
+function tokenize(text: string): { code: string; strings: string[] } {
   let code = '';
   const strings: string[] = [];
   let i = 0;
@@ -43,12 +43,12 @@ export function tokenize(text: string): { code: string; strings: string[] } {
   return { code, strings };
 }
 
-export interface ImportRef {
+interface ImportRef {
   specifier: string;
   typeOnly: boolean;
 }
 
-export function importsOf(source: string): ImportRef[] {
+function importsOf(source: string): ImportRef[] {
   const { code, strings } = tokenize(source);
   const str = (n: string) => strings[Number(n)]!;
   const refs: ImportRef[] = [];

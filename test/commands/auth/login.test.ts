@@ -116,7 +116,7 @@ describe('auth login <registry-host>', () => {
   let registry: Server;
   let host: string;
   beforeAll(async () => {
-    registry = createServer((req, res) => {
+    registry = createServer((_req, res) => {
       res.writeHead(401, {
         'www-authenticate': `Bearer realm="${h.hub.registryAuth.realm}",service="${h.hub.registryAuth.service}"`,
         'content-type': 'application/json',
