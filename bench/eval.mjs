@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // Benchmark of the offline policy engine (issue 4). Run: `node bench/eval.mjs` after `npm ci`.
 // Bundles src/policy and the naive reference evaluator with esbuild's JS API into a temporary
-// directory, generates network policies of 10, 100, 1,000 and 10,000 rules and 1,000,000 requests
+// directory (under node_modules/.cache), generates network policies of 10, 100, 1,000 and 10,000 rules and 1,000,000 requests
 // per size, and prints decisions per second for: the compiled engine, the naive evaluator, parsing
 // the NDJSON alone, and the end-to-end batch (parse + evaluate + serialize), with the goals' ratios.
 // Options: --requests N (default 1000000), --sizes 10,100,1000,10000.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -20,7 +19,10 @@ const opt = (name, def) => {
 const REQUESTS = Number(opt('requests', '1000000'));
 const SIZES = opt('sizes', '10,100,1000,10000').split(',').map(Number);
 
-const out = mkdtempSync(join(tmpdir(), 'hubctl-bench-'));
+// inside node_modules/.cache so that the external `yaml` resolves from the project
+const cacheDir = join(root, 'node_modules', '.cache');
+mkdirSync(cacheDir, { recursive: true });
+const out = mkdtempSync(join(cacheDir, 'hubctl-bench-'));
 let engine;
 let naive;
 try {
@@ -35,6 +37,7 @@ try {
     format: 'esm',
     target: 'node20',
     outExtension: { '.js': '.mjs' },
+    external: ['yaml'],
     logLevel: 'warning',
   });
   engine = await import(pathToFileURL(join(out, 'engine.mjs')).href);

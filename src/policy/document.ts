@@ -243,9 +243,13 @@ export async function parsePolicyDocument(text: string, sourceName: string): Pro
   const multi = values.length > 1;
   values.forEach((value, d) => {
     const base = multi ? `document ${d + 1}` : '';
-    if (Array.isArray(value))
-      value.forEach((p, i) => out.push(parsePolicyObject(sourceName, join(base, i), p)));
-    else out.push(parsePolicyObject(sourceName, base, value));
+    if (!Array.isArray(value)) {
+      out.push(parsePolicyObject(sourceName, base, value));
+      return;
+    }
+    value.forEach((p, i) => {
+      out.push(parsePolicyObject(sourceName, join(base, i), p));
+    });
   });
   if (out.length === 0) fail(sourceName, 'holds no policy');
   return out;

@@ -88,9 +88,12 @@ function collect(b: Bucket, port: number, out: Entry[]): void {
   }
 }
 
-class CharNode {
-  next: Map<number, CharNode> | null = null;
+/** A node of the label trie: one per suffix of whole labels, read from the right. */
+class LabelNode {
+  next: Map<string, LabelNode> | null = null;
+  /** `*.<suffix>`: one more label. */
   one: Bucket | null = null;
+  /** `**.<suffix>`: one or more labels. */
   many: Bucket | null = null;
 }
 
@@ -101,13 +104,17 @@ class BitNode {
 }
 
 function bitChild(n: BitNode, bit: number): BitNode {
-  if (bit === 0) return (n.zero ??= new BitNode());
-  return (n.one ??= new BitNode());
+  if (bit === 0) {
+    n.zero ??= new BitNode();
+    return n.zero;
+  }
+  n.one ??= new BitNode();
+  return n.one;
 }
 
 class NetworkIndex {
   readonly exact = new Map<string, Bucket>();
-  readonly suffixes = new CharNode();
+  readonly suffixes = new LabelNode();
   anyHost: Bucket | null = null;
   readonly v4 = new BitNode();
   readonly v6 = new BitNode();
@@ -118,25 +125,38 @@ class NetworkIndex {
     switch (p.kind) {
       case 'host': {
         let b = this.exact.get(p.host);
-        if (!b) this.exact.set(p.host, (b = new Bucket()));
+        if (!b) {
+          b = new Bucket();
+          this.exact.set(p.host, b);
+        }
         b.add(e, p.port);
         return;
       }
       case 'any':
-        (this.anyHost ??= new Bucket()).add(e, p.port);
+        this.anyHost ??= new Bucket();
+        this.anyHost.add(e, p.port);
         return;
       case 'one':
       case 'many': {
         let node = this.suffixes;
-        for (let i = p.suffix.length - 1; i >= 0; i--) {
-          const c = p.suffix.charCodeAt(i);
+        const labels = p.suffix.split('.');
+        for (let i = labels.length - 1; i >= 0; i--) {
+          const label = labels[i]!;
           node.next ??= new Map();
-          let child = node.next.get(c);
-          if (!child) node.next.set(c, (child = new CharNode()));
+          let child = node.next.get(label);
+          if (!child) {
+            child = new LabelNode();
+            node.next.set(label, child);
+          }
           node = child;
         }
-        if (p.kind === 'one') (node.one ??= new Bucket()).add(e, p.port);
-        else (node.many ??= new Bucket()).add(e, p.port);
+        if (p.kind === 'one') {
+          node.one ??= new Bucket();
+          node.one.add(e, p.port);
+        } else {
+          node.many ??= new Bucket();
+          node.many.add(e, p.port);
+        }
         return;
       }
       case 'cidr': {
@@ -151,7 +171,8 @@ class NetworkIndex {
           const g = p.v6!;
           for (let i = 0; i < p.prefix; i++) node = bitChild(node, (g[i >>> 4]! >>> (15 - (i & 15))) & 1);
         }
-        (node.bucket ??= new Bucket()).add(e, p.port);
+        node.bucket ??= new Bucket();
+        node.bucket.add(e, p.port);
         return;
       }
     }
@@ -164,16 +185,18 @@ class NetworkIndex {
       const h = d.host;
       const b = this.exact.get(h);
       if (b !== undefined) collect(b, port, out);
-      let node: CharNode | undefined = this.suffixes;
-      if (node.next === null) return;
+      // walk the label trie from the last label; stop at the first suffix no pattern has
+      let node: LabelNode | undefined = this.suffixes;
       const firstDot = h.indexOf('.');
-      for (let i = h.length - 1; i >= 1; i--) {
-        node = node.next === null ? undefined : node.next.get(h.charCodeAt(i));
-        if (node === undefined) return;
-        if (h.charCodeAt(i - 1) === 46) {
-          if (node.many !== null) collect(node.many, port, out);
-          if (node.one !== null && i - 1 === firstDot) collect(node.one, port, out);
-        }
+      let end = h.length;
+      while (end > 0 && node.next !== null) {
+        const dot = h.lastIndexOf('.', end - 1);
+        node = node.next.get(h.slice(dot + 1, end));
+        if (node === undefined || dot < 0) return;
+        // node is the suffix h[dot + 1 …]; at least one label remains before it
+        if (node.many !== null) collect(node.many, port, out);
+        if (node.one !== null && dot === firstDot) collect(node.one, port, out);
+        end = dot;
       }
       return;
     }
@@ -226,18 +249,26 @@ class FilesystemIndex {
       if (seg.kind === 'lit') {
         node.lit ??= new Map();
         let child = node.lit.get(seg.text);
-        if (!child) node.lit.set(seg.text, (child = new PathNode(false)));
+        if (!child) {
+          child = new PathNode(false);
+          node.lit.set(seg.text, child);
+        }
         node = child;
       } else if (seg.kind === 'glob') {
         node.globs ??= [];
         let g = node.globs.find((x) => x.seg.text === seg.text);
-        if (!g) node.globs.push((g = { seg, node: new PathNode(false) }));
+        if (!g) {
+          g = { seg, node: new PathNode(false) };
+          node.globs.push(g);
+        }
         node = g.node;
       } else {
-        node = node.globstar ??= new PathNode(true);
+        node.globstar ??= new PathNode(true);
+        node = node.globstar;
       }
     }
-    (node.end ??= new Bucket()).add(e, 0);
+    node.end ??= new Bucket();
+    node.end.add(e, 0);
   }
 
   private push(list: PathNode[], n: PathNode): void {
@@ -388,12 +419,13 @@ export function evaluate(
   if (out.length === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
   if (out.length === 1 && !explain) {
     const e = out[0]!;
-    return (e.solo ??= Object.freeze({
+    e.solo ??= Object.freeze({
       decision: e.out.decision,
       reason: reasonOf(e.deny, [e.out]),
       matched: Object.freeze([e.out]) as unknown as MatchedRule[],
       notEvaluated: set.notEvaluated as NotEvaluated[],
-    }) as EvalResult);
+    }) as EvalResult;
+    return e.solo;
   }
   sortBySeq(out);
   let deny = false;

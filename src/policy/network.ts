@@ -329,7 +329,7 @@ export function parseNetworkDestination(value: string): NetworkDestination {
     if (c >= 97 || c === 45 || c === 95) digitsDots = false;
     i++;
   }
-  if (i > 0 && !digitsDots && (i === n || c === 58)) {
+  if (i > 0 && (i === n || c === 58)) {
     let port = DEFAULT_PORT;
     if (i < n) {
       let p = 0;
@@ -344,6 +344,12 @@ export function parseNetworkDestination(value: string): NetworkDestination {
       port = p;
     }
     let host = i === n ? value : value.slice(0, i);
+    if (digitsDots) {
+      // a strict dotted quad is already in canonical form
+      const v4 = parseIPv4(host);
+      if (v4 < 0) return parseSlow(value);
+      return { host, port, family: 4, v4, v6: null };
+    }
     if (host.charCodeAt(host.length - 1) === 46) host = host.slice(0, -1);
     if (hostnameProblem(host) !== null) return parseSlow(value);
     return { host, port, family: 0, v4: 0, v6: null };

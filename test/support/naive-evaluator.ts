@@ -75,18 +75,18 @@ export function naiveDestination(dest: string): NetDest {
   return { host: ip ? ip.toString() : cleanHost(host), ip, port };
 }
 
-function networkMatches(resource: string, d: NetDest): boolean {
+/** Reads one network resource once; the returned test is applied to each destination. */
+function networkMatcher(resource: string): (d: NetDest) => boolean {
   let r = resource;
   let port: number | undefined;
   // CIDR: "10.0.0.0/8", "2001:db8::/32": only IP-literal destinations, inside the range
   if (r.includes('/')) {
-    if (!d.ip) return false;
     let [net, bits] = ipaddr.parseCIDR(r);
     if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
       net = (net as ipaddr.IPv6).toIPv4Address();
       bits -= 96;
     }
-    return net.kind() === d.ip.kind() && d.ip.match(net, bits);
+    return (d) => d.ip !== null && net.kind() === d.ip.kind() && d.ip.match(net, bits);
   }
   const bracket = /^\[(.+)\](?::(\d+))?$/.exec(r);
   if (bracket) {
@@ -97,26 +97,29 @@ function networkMatches(resource: string, d: NetDest): boolean {
     port = Number(r.slice(i + 1));
     r = r.slice(0, i);
   }
-  if (port !== undefined && port !== d.port) return false;
+  const portOk = (d: NetDest) => port === undefined || port === d.port;
   const ip = ipOf(r);
-  if (ip)
-    return (
-      d.ip !== null && d.ip.kind() === ip.kind() && d.ip.toNormalizedString() === ip.toNormalizedString()
-    );
+  if (ip) {
+    const text = ip.toNormalizedString();
+    return (d) =>
+      portOk(d) && d.ip !== null && d.ip.kind() === ip.kind() && d.ip.toNormalizedString() === text;
+  }
   const pattern = cleanHost(r);
-  if (pattern === '**') return true; // every host
-  if (d.ip) return false; // names never match IP literals
+  if (pattern === '**') return portOk; // every host
   if (pattern.startsWith('**.')) {
     const suffix = pattern.slice(3);
-    return d.host.endsWith(`.${suffix}`); // one or more labels, never the apex
+    // one or more labels, never the apex; names never match IP literals
+    return (d) => portOk(d) && !d.ip && d.host.endsWith(`.${suffix}`);
   }
   if (pattern.startsWith('*.')) {
     const suffix = pattern.slice(2);
-    if (!d.host.endsWith(`.${suffix}`)) return false;
-    const label = d.host.slice(0, d.host.length - suffix.length - 1);
-    return label.length > 0 && !label.includes('.'); // exactly one more label
+    return (d) => {
+      if (!portOk(d) || d.ip || !d.host.endsWith(`.${suffix}`)) return false;
+      const label = d.host.slice(0, d.host.length - suffix.length - 1);
+      return label.length > 0 && !label.includes('.'); // exactly one more label
+    };
   }
-  return d.host === pattern;
+  return (d) => portOk(d) && !d.ip && d.host === pattern;
 }
 
 /** Normalized path as text: "" or "~" for the root, then "/segment" per segment. */
@@ -137,7 +140,8 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function pathMatches(resource: string, path: string): boolean {
+/** Reads one path pattern once into a regular expression over normalized path text. */
+function pathMatcher(resource: string): (path: string) => boolean {
   const home = resource.startsWith('~');
   let re = home ? '^~' : '^';
   for (const seg of resource.slice(1).split('/')) {
@@ -145,7 +149,47 @@ function pathMatches(resource: string, path: string): boolean {
     if (seg === '**') re += '(?:/[^/]+)*';
     else re += `/${seg.split('*').map(escapeRe).join('[^/]*')}`;
   }
-  return new RegExp(`${re}$`).test(path);
+  const compiled = new RegExp(`${re}$`);
+  return (path) => compiled.test(path);
+}
+
+interface NaiveRule {
+  policy: string;
+  rule: string;
+  key: string;
+  decision: Decision;
+  actions: string[];
+  resources: { text: string; net: ((d: NetDest) => boolean) | null; fs: ((p: string) => boolean) | null }[];
+}
+
+const prepared = new WeakMap<readonly PolicyDoc[], NaiveRule[]>();
+
+/** Each rule read once (a naive evaluator still need not re-read its rules for every request). */
+function prepare(policies: readonly PolicyDoc[]): NaiveRule[] {
+  let rules = prepared.get(policies);
+  if (rules) return rules;
+  rules = [];
+  policies.forEach((p, pi) => {
+    if (p.notEvaluated) return;
+    p.rules.forEach((r, ri) => {
+      if (r.notEvaluated) return;
+      const fs = r.actions.includes('read') || r.actions.includes('write');
+      rules!.push({
+        policy: p.name,
+        rule: r.name,
+        key: `${pi}/${ri}`,
+        decision: r.decision as Decision,
+        actions: r.actions,
+        resources: r.resources.map((text) => ({
+          text,
+          net: fs ? null : networkMatcher(text),
+          fs: fs ? pathMatcher(text) : null,
+        })),
+      });
+    });
+  });
+  prepared.set(policies, rules);
+  return rules;
 }
 
 export function naiveEvaluate(
@@ -158,24 +202,15 @@ export function naiveEvaluate(
   const nd = fs ? null : naiveDestination(destination);
   const path = fs ? naivePath(destination) : '';
   const all: (NaiveMatch & { key: string })[] = [];
-  policies.forEach((p, pi) => {
-    if (p.notEvaluated) return;
-    p.rules.forEach((r, ri) => {
-      if (r.notEvaluated || !r.actions.includes(action)) return;
-      for (const resource of r.resources) {
-        const hit = fs ? pathMatches(resource, path) : networkMatches(resource, nd!);
-        if (hit) {
-          all.push({
-            policy: p.name,
-            rule: r.name,
-            resource,
-            decision: r.decision as Decision,
-            key: `${pi}/${ri}`,
-          });
-        }
-      }
-    });
-  });
+  // every rule, every resource
+  for (const r of prepare(policies)) {
+    if (!r.actions.includes(action)) continue;
+    for (const res of r.resources) {
+      const hit = fs ? res.fs!(path) : res.net!(nd!);
+      if (hit)
+        all.push({ policy: r.policy, rule: r.rule, resource: res.text, decision: r.decision, key: r.key });
+    }
+  }
   if (all.length === 0)
     return { decision: 'deny', reason: 'no rule matched: denied by default', matched: [] };
   const decision: Decision = all.some((m) => m.decision === 'deny') ? 'deny' : 'allow';

@@ -1,0 +1,225 @@
+// `policy lint`: what bites users, found statically over the effective set of policies. Coverage is
+// exact for network resources and for literal paths; for two path globs it is decided only when one
+// is a literal prefix followed by `**` (a safe under-approximation: no false warnings). Pure: no IO.
+import type { PolicyDoc } from './document.js';
+import { type Decision, domainOfAction } from './model.js';
+import { type NetworkPattern, parseNetworkResource } from './network.js';
+import { type FilesystemPattern, matchPath, parseFilesystemResource } from './path.js';
+
+export type LintCode =
+  | 'APEX_NOT_COVERED'
+  | 'DEAD_ALLOW'
+  | 'DUPLICATE_RESOURCE'
+  | 'OVERLAPPING_RESOURCE'
+  | 'ALLOW_ALL_HOSTS'
+  | 'WRITE_WITHOUT_READ';
+
+export interface LintWarning {
+  code: LintCode;
+  policy: string;
+  rule: string;
+  resource: string;
+  message: string;
+}
+
+interface Item {
+  policy: string;
+  rule: string;
+  ruleKey: number;
+  decision: Decision;
+  actions: ReadonlySet<string>;
+  resource: string;
+  net: NetworkPattern | null;
+  fs: FilesystemPattern | null;
+}
+
+function under(host: string, suffix: string): boolean {
+  return host.length > suffix.length + 1 && host.endsWith(`.${suffix}`);
+}
+
+function oneBelow(host: string, suffix: string): boolean {
+  return under(host, suffix) && host.indexOf('.') === host.length - suffix.length - 1;
+}
+
+function maskedEqualV6(a: readonly number[], b: readonly number[], prefix: number): boolean {
+  for (let i = 0; i < prefix; i++) {
+    const bit = (g: readonly number[]) => (g[i >>> 4]! >>> (15 - (i & 15))) & 1;
+    if (bit(a) !== bit(b)) return false;
+  }
+  return true;
+}
+
+/** Does d match every destination that r matches? */
+export function networkCovers(d: NetworkPattern, r: NetworkPattern): boolean {
+  if (d.port !== 0 && d.port !== r.port) return false;
+  if (d.kind === 'any') return true;
+  switch (r.kind) {
+    case 'any':
+      return false;
+    case 'host':
+      if (d.kind === 'host') return d.host === r.host;
+      if (d.kind === 'one') return oneBelow(r.host, d.suffix);
+      if (d.kind === 'many') return under(r.host, d.suffix);
+      return false;
+    case 'one':
+      if (d.kind === 'one') return d.suffix === r.suffix;
+      if (d.kind === 'many') return d.suffix === r.suffix || under(r.suffix, d.suffix);
+      return false;
+    case 'many':
+      if (d.kind === 'many') return d.suffix === r.suffix || under(r.suffix, d.suffix);
+      return false;
+    case 'cidr': {
+      if (d.kind !== 'cidr' || d.family !== r.family || r.prefix < d.prefix) return false;
+      if (d.family === 4) {
+        const mask = d.prefix === 0 ? 0 : (0xffffffff << (32 - d.prefix)) >>> 0;
+        return (r.v4 & mask) >>> 0 === d.v4;
+      }
+      return maskedEqualV6(d.v6!, r.v6!, d.prefix);
+    }
+  }
+}
+
+/** Does d match every path that r matches? Exact for literal r; conservative otherwise. */
+export function filesystemCovers(d: FilesystemPattern, r: FilesystemPattern): boolean {
+  if (d.home !== r.home) return false;
+  if (d.canonical === r.canonical) return true;
+  if (r.literal) {
+    return matchPath(d, { home: r.home, segments: r.segments.map((s) => s.text), path: r.canonical });
+  }
+  const ds = d.segments;
+  const last = ds[ds.length - 1];
+  if (last?.kind !== 'globstar') return false;
+  if (ds.length - 1 > r.segments.length) return false;
+  for (let i = 0; i < ds.length - 1; i++) {
+    const a = ds[i]!;
+    const b = r.segments[i]!;
+    if (a.kind !== 'lit' || b.kind !== 'lit' || a.text !== b.text) return false;
+  }
+  return true;
+}
+
+function covers(d: Item, r: Item): boolean {
+  if (d.net && r.net) return networkCovers(d.net, r.net);
+  if (d.fs && r.fs) return filesystemCovers(d.fs, r.fs);
+  return false;
+}
+
+function shareAction(a: Item, b: Item): string | undefined {
+  for (const x of a.actions) if (b.actions.has(x)) return x;
+  return undefined;
+}
+
+function items(policies: readonly PolicyDoc[]): Item[] {
+  const out: Item[] = [];
+  let ruleKey = 0;
+  for (const p of policies) {
+    if (p.notEvaluated) continue;
+    for (const r of p.rules) {
+      ruleKey++;
+      if (r.notEvaluated || (r.decision !== 'allow' && r.decision !== 'deny')) continue;
+      const domain = domainOfAction(r.actions[0] ?? '');
+      for (const resource of r.resources) {
+        out.push({
+          policy: p.name,
+          rule: r.name,
+          ruleKey,
+          decision: r.decision,
+          actions: new Set(r.actions),
+          resource,
+          net: domain === 'network' ? parseNetworkResource(resource) : null,
+          fs: domain === 'filesystem' ? parseFilesystemResource(resource) : null,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+function where(x: Item): string {
+  return `rule "${x.rule}" of policy "${x.policy}"`;
+}
+
+/** Warnings over the effective set (all policies evaluated together), in a stable order. */
+export function lintPolicies(policies: readonly PolicyDoc[]): LintWarning[] {
+  const all = items(policies);
+  const warnings: LintWarning[] = [];
+  const warn = (code: LintCode, x: Item, message: string) =>
+    warnings.push({ code, policy: x.policy, rule: x.rule, resource: x.resource, message });
+
+  for (const x of all) {
+    const n = x.net;
+    if (n && (n.kind === 'one' || n.kind === 'many')) {
+      const apex: NetworkPattern = { kind: 'host', host: n.suffix, port: n.port, canonical: n.suffix };
+      const covered = [...x.actions].every((a) =>
+        all.some((y) => y.decision === x.decision && y.actions.has(a) && y.net && networkCovers(y.net, apex)),
+      );
+      if (!covered) {
+        const verb = x.decision === 'allow' ? 'allowed' : 'denied';
+        warn(
+          'APEX_NOT_COVERED',
+          x,
+          `"${x.resource}" in ${where(x)} does not match ${n.suffix} itself, and no rule ${x.decision}s it; ` +
+            `add "${n.suffix}" if it should be ${verb} too`,
+        );
+      }
+    }
+    if (n && n.kind === 'any' && x.decision === 'allow') {
+      warn(
+        'ALLOW_ALL_HOSTS',
+        x,
+        `"${x.resource}" in ${where(x)} allows every host${n.port ? ` on port ${n.port}` : ''}: the allowlist allows everything`,
+      );
+    }
+    if (x.fs && x.decision === 'allow' && x.actions.has('write')) {
+      const readable = all.some((y) => y.decision === 'allow' && y.actions.has('read') && covers(y, x));
+      if (!readable) {
+        warn(
+          'WRITE_WITHOUT_READ',
+          x,
+          `${where(x)} allows write on "${x.resource}" but no rule allows read there; writes usually need reads`,
+        );
+      }
+    }
+    if (x.decision === 'allow') {
+      for (const y of all) {
+        if (y.decision !== 'deny') continue;
+        const a = shareAction(x, y);
+        if (a && covers(y, x)) {
+          warn(
+            'DEAD_ALLOW',
+            x,
+            `allow "${x.resource}" in ${where(x)} never takes effect for ${a}: deny "${y.resource}" in ${where(y)} covers it`,
+          );
+          break;
+        }
+      }
+    }
+  }
+
+  for (let i = 0; i < all.length; i++) {
+    const x = all[i]!;
+    for (let j = i + 1; j < all.length; j++) {
+      const y = all[j]!;
+      if (x.decision !== y.decision || !shareAction(x, y)) continue;
+      const cx = x.net?.canonical ?? x.fs?.canonical;
+      const cy = y.net?.canonical ?? y.fs?.canonical;
+      if (cx === cy) {
+        const place = x.ruleKey === y.ruleKey ? `twice in ${where(x)}` : `in ${where(x)} and ${where(y)}`;
+        warn('DUPLICATE_RESOURCE', y, `"${y.resource}" appears ${place}`);
+      } else if (covers(x, y)) {
+        warn(
+          'OVERLAPPING_RESOURCE',
+          y,
+          `"${y.resource}" in ${where(y)} is already covered by "${x.resource}" in ${where(x)}`,
+        );
+      } else if (covers(y, x)) {
+        warn(
+          'OVERLAPPING_RESOURCE',
+          x,
+          `"${x.resource}" in ${where(x)} is already covered by "${y.resource}" in ${where(y)}`,
+        );
+      }
+    }
+  }
+  return warnings;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateLine, parseRequestLine } from '../../src/policy/batch.js';
+import { parsePolicyDocument } from '../../src/policy/document.js';
+import { compilePolicies } from '../../src/policy/engine.js';
+
+describe('parseRequestLine', () => {
+  it.each([
+    ['{"action":"connect:tcp","destination":"a.com"}', { action: 'connect:tcp', destination: 'a.com' }],
+    ['  {"destination":"/x","action":"read"}\r', { action: 'read', destination: '/x' }],
+    ['connect:tcp a.com:22', { action: 'connect:tcp', destination: 'a.com:22' }],
+    ['read\t~/src/x', { action: 'read', destination: '~/src/x' }],
+    ['', null],
+    ['   ', null],
+    ['# comment', null],
+  ])('%j', (line, want) => {
+    expect(parseRequestLine(line)).toEqual(want);
+  });
+  it.each([
+    ['{"action":"connect:tcp"', 'not valid JSON'],
+    ['{"action":1,"destination":"x"}', 'string fields'],
+    ['connect:tcp', 'action destination'],
+    ['read /a /b', 'too many words'],
+  ])('refuses %j', (line, fragment) => {
+    expect(() => parseRequestLine(line)).toThrow(fragment);
+  });
+});
+
+describe('evaluateLine', async () => {
+  const set = compilePolicies(
+    await parsePolicyDocument(
+      JSON.stringify({
+        name: 'p',
+        rules: [{ name: 'gh', actions: ['connect:tcp'], decision: 'allow', resources: ['github.com'] }],
+      }),
+      'p.json',
+    ),
+  );
+  it('writes one JSON decision per request', () => {
+    const r = evaluateLine(set, '{"action":"connect:tcp","destination":"github.com"}', 1);
+    expect(r).toMatchObject({ denied: false, error: false });
+    expect(JSON.parse(r!.text)).toEqual({
+      action: 'connect:tcp',
+      destination: 'github.com',
+      decision: 'allow',
+      reason: 'allowed by rule "gh" of policy "p"',
+      matched: [{ policy: 'p', rule: 'gh', resource: 'github.com', decision: 'allow' }],
+    });
+    // a second time comes from the cached tail, identical
+    expect(evaluateLine(set, '{"action":"connect:tcp","destination":"github.com"}', 2)!.text).toBe(r!.text);
+    const d = evaluateLine(set, 'connect:tcp "odd".com', 3);
+    expect(d!.error).toBe(true);
+    const denied = evaluateLine(set, 'connect:tcp other.com', 4)!;
+    expect(denied.denied).toBe(true);
+    expect(JSON.parse(denied.text)).toMatchObject({
+      decision: 'deny',
+      reason: 'no rule matched: denied by default',
+      matched: [],
+    });
+  });
+  it('turns a malformed line into an error record', () => {
+    const r = evaluateLine(set, 'connect:tcp https://', 7)!;
+    expect(r.error).toBe(true);
+    expect(JSON.parse(r.text)).toEqual({
+      line: 7,
+      input: 'connect:tcp https://',
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('the URL has no host') },
+    });
+    expect(JSON.parse(evaluateLine(set, 'request:get x.com', 8)!.text).error.message).toContain(
+      'unknown action',
+    );
+    expect(evaluateLine(set, '', 9)).toBeNull();
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { applicablePolicies, parsePolicyDocument, policyDocFromApi } from '../../src/policy/document.js';
+
+const apiPolicy = {
+  id: 'pol_1',
+  name: 'net',
+  org: 'acme',
+  scope: { teams: ['t1'] },
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  allowlist_v0: {
+    domain: 'network',
+    rules: [
+      { id: 'rule_1', name: 'gh', actions: ['connect:tcp'], decision: 'allow', resources: ['github.com'] },
+    ],
+  },
+};
+
+describe('parsePolicyDocument', () => {
+  it('reads the API Policy as JSON', async () => {
+    expect(await parsePolicyDocument(JSON.stringify(apiPolicy), 'p.json')).toEqual([
+      {
+        id: 'pol_1',
+        name: 'net',
+        source: 'p.json',
+        type: 'allowlist_v0',
+        scope: { teams: ['t1'] },
+        domain: 'network',
+        rules: [
+          {
+            id: 'rule_1',
+            name: 'gh',
+            actions: ['connect:tcp'],
+            decision: 'allow',
+            resources: ['github.com'],
+            domain: 'network',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('reads the authoring form as YAML, lists and several documents', async () => {
+    const yaml = `
+name: fs
+rules:
+  - name: src
+    actions: [read, write]
+    decision: allow
+    resources: ["~/src/**"]
+---
+- name: a
+  rules: []
+- name: b
+`;
+    const docs = await parsePolicyDocument(yaml, 'p.yaml');
+    expect(docs.map((d) => [d.name, d.rules.length, d.domain])).toEqual([
+      ['fs', 1, 'filesystem'],
+      ['a', 0, undefined],
+      ['b', 0, undefined],
+    ]);
+    // JSON content in a .yaml file is fine too
+    expect((await parsePolicyDocument(JSON.stringify([apiPolicy, apiPolicy]), 'x.yml')).length).toBe(2);
+  });
+
+  it('keeps cedar policies and newer rules, marked not evaluated', async () => {
+    const docs = await parsePolicyDocument(
+      JSON.stringify([
+        { ...apiPolicy, allowlist_v0: undefined, cedar_v1: { policy: 'permit(...)' } },
+        {
+          name: 'new',
+          rules: [
+            { name: 'http', actions: ['request:get'], decision: 'allow', http_resources: [{ url: 'x' }] },
+          ],
+        },
+      ]),
+      'p.json',
+    );
+    expect(docs[0]).toMatchObject({ type: 'cedar_v1', notEvaluated: expect.stringContaining('cedar_v1') });
+    expect(docs[1]!.rules[0]).toMatchObject({
+      name: 'http',
+      notEvaluated: expect.stringContaining('http_resources'),
+    });
+  });
+
+  it.each([
+    ['{"name": "x", "rules": [', 'p.json', 'p.json: not valid JSON'],
+    ['name: [unclosed', 'p.yaml', 'p.yaml: not valid YAML'],
+    ['', 'p.yaml', 'p.yaml: holds no policy'],
+    ['42', 'p.yaml', 'p.yaml: a policy must be an object'],
+    ['{"rules": []}', 'p.json', 'p.json: name: a policy needs a non-empty name'],
+    ['{"name":"x","rules":{}}', 'p.json', 'p.json: rules: rules must be a list'],
+    [
+      '{"name":"x","rules":[{"name":"r","actions":["read"],"decision":"allow"}]}',
+      'p.json',
+      'p.json: rules[0].resources: a rule needs "resources"',
+    ],
+    [
+      '{"name":"x","rules":[{"name":"r","actions":["read","connect:tcp"],"decision":"allow","resources":["/a"]}]}',
+      'p.json',
+      'p.json: rules[0].actions: actions "read" (filesystem) and "connect:tcp" (network) mix domains',
+    ],
+    [
+      '{"name":"x","rules":[{"name":"r","actions":["read"],"decision":"permit","resources":["/a"]}]}',
+      'p.json',
+      'p.json: rules[0].decision: decision "permit" is not allowed',
+    ],
+    [
+      '{"name":"x","rules":[{"name":"r","actions":["read"],"decision":"allow","resources":["/a","rel"]}]}',
+      'p.json',
+      'p.json: rules[0].resources[1]: invalid filesystem resource "rel"',
+    ],
+    [
+      '{"name":"x","rules":[{"name":"","actions":["read"],"decision":"allow","resources":["/a"]}]}',
+      'p.json',
+      'p.json: rules[0].name: a rule needs a non-empty name',
+    ],
+    [
+      '{"name":"x","rules":[{"name":"a","actions":["read"],"decision":"allow","resources":["/a"]},{"name":"b","actions":["connect:tcp"],"decision":"allow","resources":["x.com"]}]}',
+      'p.json',
+      'p.json: rules[1].actions: rule "b" is network but rule "a" is filesystem',
+    ],
+    [
+      '[{"name":"ok"},{"name":"x","scope":{"teams":"t"}}]',
+      'p.json',
+      'p.json: [1].scope.teams: teams must be a list',
+    ],
+    [
+      '{"name":"x","allowlist_v0":{"domain":"filesystem","rules":[{"name":"r","actions":["connect:tcp"],"decision":"allow","resources":["x.com"]}]}}',
+      'p.json',
+      'p.json: allowlist_v0.domain: says filesystem but the rules are network',
+    ],
+  ])('refuses %j with the file and field', async (text, name, message) => {
+    const p = parsePolicyDocument(text, name);
+    await expect(p).rejects.toBeInstanceOf(ValidationError);
+    await expect(parsePolicyDocument(text, name)).rejects.toThrow(message);
+  });
+
+  it('names the document of a multi-document YAML file', async () => {
+    await expect(parsePolicyDocument('name: a\n---\nname: ""\n', 'm.yaml')).rejects.toThrow(
+      'm.yaml: document 2.name',
+    );
+  });
+});
+
+describe('policyDocFromApi and applicablePolicies', () => {
+  it('converts a fetched policy', () => {
+    expect(policyDocFromApi(apiPolicy as never)).toMatchObject({
+      id: 'pol_1',
+      source: 'live',
+      rules: [{ name: 'gh' }],
+    });
+    expect(() => policyDocFromApi({ ...apiPolicy, name: '' } as never)).toThrow(ValidationError);
+  });
+  it('keeps org-wide policies and those of the given teams', () => {
+    const ps = [
+      { name: 'org', scope: {} },
+      { name: 'org2', scope: { teams: [] } },
+      { name: 't1', scope: { teams: ['t1', 't9'] } },
+      { name: 't2', scope: { teams: ['t2'] } },
+    ];
+    expect(applicablePolicies(ps, ['t1']).map((p) => p.name)).toEqual(['org', 'org2', 't1']);
+    expect(applicablePolicies(ps).map((p) => p.name)).toEqual(['org', 'org2']);
+  });
+});
