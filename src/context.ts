@@ -129,6 +129,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       clock,
       debug: globals.debug ? debug : undefined,
       caFile: globals.caFile,
+      env,
       dispatcher: deps.dispatcher,
       retryBaseMs: deps.retryBaseMs,
     });

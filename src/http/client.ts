@@ -3,6 +3,7 @@
 // into typed errors with secrets redacted, and a --debug trace. The only importer of undici.
 
 import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import { Readable } from 'node:stream';
 import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
 import type { Clock } from '../clock.js';
@@ -56,6 +57,11 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Extra CA certificates (PEM file), on top of the system's and NODE_EXTRA_CA_CERTS. */
   caFile?: string;
+  /**
+   * The environment to read HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) and
+   * NODE_EXTRA_CA_CERTS from; default: the process environment (undici's own fallback).
+   */
+  env?: Record<string, string | undefined>;
   /** Tests pass undici's MockAgent; by default an agent that honours HTTPS_PROXY and NO_PROXY. */
   dispatcher?: Dispatcher;
   maxRetries?: number;
@@ -65,6 +71,8 @@ export interface HttpClientOptions {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** A read the server failed is asked again too; a write that met a 500 may have landed. */
+const READ_RETRY_STATUSES = new Set([...RETRY_STATUSES, 500]);
 const RETRY_ERROR_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -88,15 +96,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let dispatcher = options.dispatcher;
   const getDispatcher = (): Dispatcher => {
     if (!dispatcher) {
-      let ca: string | undefined;
+      let ca: string[] | undefined;
       if (options.caFile) {
+        let extra: string;
         try {
-          ca = readFileSync(options.caFile, 'utf8');
+          extra = readFileSync(options.caFile, 'utf8');
         } catch (err) {
           throw new UsageError(`cannot read the CA file ${options.caFile}`, { cause: err });
         }
+        // An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too.
+        ca = [...rootCertificates, ...nodeExtraCerts(options.env), extra];
       }
-      dispatcher = new EnvHttpProxyAgent(ca ? { connect: { ca: [ca] }, requestTls: { ca: [ca] } } : {});
+      dispatcher = new EnvHttpProxyAgent({
+        ...(options.env ? proxySettings(options.env) : {}),
+        ...(ca ? { connect: { ca }, requestTls: { ca } } : {}),
+      });
     }
     return dispatcher;
   };
@@ -182,7 +196,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         continue;
       }
 
-      if (mayRetry && attempt < maxRetries && RETRY_STATUSES.has(res.status)) {
+      const retryStatuses = method === 'GET' || method === 'HEAD' ? READ_RETRY_STATUSES : RETRY_STATUSES;
+      if (mayRetry && attempt < maxRetries && retryStatuses.has(res.status)) {
         const wait = retryAfterMs(res.headers['retry-after'], options.clock.now()) ?? backoff(attempt);
         attempt++;
         await res.body.dump().catch(() => undefined);
@@ -225,6 +240,30 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   return { request };
+}
+
+/** Proxy settings from an environment; empty strings (no proxy) rather than undici's process.env fallback. */
+export function proxySettings(env: Record<string, string | undefined>): {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+} {
+  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+  return {
+    httpProxy,
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? httpProxy,
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+}
+
+function nodeExtraCerts(env: Record<string, string | undefined> | undefined): string[] {
+  const file = env?.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    return []; // node itself only warns about an unreadable file
+  }
 }
 
 function isSuccess(status: number): boolean {
