@@ -3,8 +3,8 @@
 // into typed errors with secrets redacted, and a --debug trace. The only importer of undici.
 
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { Readable } from 'node:stream';
+import { rootCertificates } from 'node:tls';
 import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
 import type { Clock } from '../clock.js';
 import { HubctlError, NetworkError, UsageError } from '../errors.js';
