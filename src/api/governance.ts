@@ -1,10 +1,9 @@
 // The governance API: the eight operations of interface.md, paths relative to the governance base
 // (decisions §1: {base_url}/v2 by default). Wire types are the policy model's (src/policy/model.ts);
-// this file adds URLs, paging, the retry of a failed read, and errors that say what went wrong in
+// this file adds URLs, paging, and errors that say what went wrong in
 // the user's terms (decisions §3, §7): 403 permission_denied → AuthError, limit_exceeded and 409 →
-// ConflictError, 404 → NotFoundError, 500 → NetworkError once the reads have been retried.
+// ConflictError, 404 → NotFoundError, 500 → NetworkError (reads retried by the HTTP layer).
 import type { HubSession } from '../auth/hub-session.js';
-import { type Clock, systemClock } from '../clock.js';
 import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
 import type { Policy, PolicySummary, Rule } from '../policy/model.js';
@@ -48,14 +47,6 @@ export interface GovernanceClient {
   deleteRule(policyId: string, ruleId: string): Promise<{ deleted: GovRule }>;
 }
 
-export interface GovernanceClientOptions {
-  /** Attempts of a GET answered 500 (default 3); writes are never repeated. */
-  readAttempts?: number;
-  /** First pause between attempts, doubled each time (default 100 ms). */
-  retryBaseMs?: number;
-  clock?: Clock;
-}
-
 /** What an operation is about, for the messages of its errors. */
 interface Op {
   what: string;
@@ -73,31 +64,20 @@ export function createGovernanceClient(
   session: HubSession,
   governanceUrl: string,
   org: string,
-  options: GovernanceClientOptions = {},
 ): GovernanceClient {
-  const attempts = Math.max(1, options.readAttempts ?? 3);
-  const baseMs = options.retryBaseMs ?? 100;
-  const clock = options.clock ?? systemClock;
   const policies = `${governanceUrl}/orgs/${encodeURIComponent(org)}/governance/policies`;
   const policyUrl = (id: string) => `${policies}/${encodeURIComponent(id)}`;
   const ruleUrl = (id: string, ruleId?: string) =>
     `${policyUrl(id)}/rules${ruleId === undefined ? '' : `/${encodeURIComponent(ruleId)}`}`;
   const orgNotFound = `org ${org}`;
 
+  // Reads that meet a 500 are retried by the HTTP layer; writes are sent once.
   const send = async <T>(op: Op, method: Method, url: string | URL, json?: unknown): Promise<T> => {
-    // A read that the server failed (500) is asked again; a write is not, since it may have landed.
-    const tries = method === 'GET' ? attempts : 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const res = await session.request({ method, url, json, what: op.what });
-        return await res.json<T>();
-      } catch (err) {
-        if (attempt < tries && err instanceof ApiError && err.status === 500) {
-          await clock.sleep(baseMs * 2 ** (attempt - 1));
-          continue;
-        }
-        throw translate(err, op, method, attempt, org);
-      }
+    try {
+      const res = await session.request({ method, url, json, what: op.what });
+      return await res.json<T>();
+    } catch (err) {
+      throw translate(err, op, method, org);
     }
   };
 
@@ -171,7 +151,7 @@ function serverWords(err: ApiError, what: string): string {
   return err.message.startsWith(`${what}: `) ? err.message.slice(what.length + 2) : err.message;
 }
 
-function translate(err: unknown, op: Op, method: Method, attempts: number, org: string): unknown {
+function translate(err: unknown, op: Op, method: Method, org: string): unknown {
   if (!(err instanceof ApiError)) return err;
   const words = serverWords(err, op.what);
   const code = err.apiCode?.toLowerCase();
@@ -197,7 +177,7 @@ function translate(err: unknown, op: Op, method: Method, attempts: number, org: 
     });
   }
   if (err.status >= 500) {
-    const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
+    const tried = method === 'GET' ? ' after retries' : '';
     return new NetworkError(`${op.what}: the governance service failed${tried} (${words})`, {
       hint:
         method === 'GET'

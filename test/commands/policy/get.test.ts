@@ -185,15 +185,15 @@ describe('policy get', () => {
 
   it('retries a 500 on GET and exits 7 when it persists', async () => {
     h.seed({ name: 'egress' });
-    h.hub.inject({ method: 'GET', path: '/v2/orgs/acme/governance/policies/pol_0001', times: 3 }, [
+    h.hub.inject({ method: 'GET', path: '/v2/orgs/acme/governance/policies/pol_0001', times: 4 }, [
       { status: 500, body: { error: { code: 'internal', message: 'boom' } } },
     ]);
     const r = await h.run(['policy', 'get', 'pol_0001']);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(
-      /reading policy pol_0001 of org acme: the governance service failed after 3 attempts \(internal: boom\)/,
+      /reading policy pol_0001 of org acme: the governance service failed after retries \(internal: boom\)/,
     );
-    expect(h.calls()).toEqual(['GET /p/pol_0001', 'GET /p/pol_0001', 'GET /p/pol_0001']);
+    expect(h.calls()).toEqual(['GET /p/pol_0001', 'GET /p/pol_0001', 'GET /p/pol_0001', 'GET /p/pol_0001']);
   });
 
   it('403 permission_denied is exit 4', async () => {
