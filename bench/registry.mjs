@@ -11,6 +11,7 @@
 // hubctl/skopeo ratios; goals: wall ≤ 1.0× skopeo, hubctl peak RSS ≤ 150 MB.
 //
 //   node bench/registry.mjs [--layers 4] [--layer-size 128M] [--runs 3] [--keep DIR]
+//   BENCH_PULL_ARGS="--concurrency 2" adds flags to hubctl's pull (to compare settings).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createCipheriv, createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
@@ -246,7 +247,7 @@ async function startRegistry(work, realm, certPath) {
     ].join('\n'),
   );
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REGISTRY_')));
-  const child = spawn('docker-registry', ['serve', config], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn('docker-registry', ['serve', config], { env, stdio: 'ignore' });
   for (let i = 0; i < 200; i++) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/v2/`);
@@ -267,12 +268,15 @@ async function startRegistry(work, realm, certPath) {
 
 // ---- timing ------------------------------------------------------------------------------------
 
-function timed(cmd, argv, env) {
+/** Runs a command under /usr/bin/time (asynchronously: the token service lives in this process). */
+async function timed(cmd, argv, env) {
   const out = join(work, `time-${randomBytes(4).toString('hex')}.txt`);
-  execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', out, cmd, ...argv], {
+  const child = spawn('/usr/bin/time', ['-f', '%e %M', '-o', out, cmd, ...argv], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${code}`);
   const [wall, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
   rmSync(out);
   return { wall, rssMb: rssKb / 1024 };
@@ -294,21 +298,26 @@ let registry;
 let tokenServer;
 try {
   log(`work dir ${work}`);
+  // The CLI built as scripts/build.mjs builds it (code splitting keeps start-up lazy), here.
   const binDir = join(repoRoot, 'node_modules', '.cache', 'hubctl-bench');
+  rmSync(binDir, { recursive: true, force: true });
+  mkdirSync(binDir, { recursive: true });
+  writeFileSync(
+    join(binDir, 'entry.ts'),
+    `import { main, realDeps } from ${JSON.stringify(join(repoRoot, 'src', 'cli.ts'))};\nprocess.exitCode = await main(process.argv.slice(2), realDeps());\n`,
+  );
   const { build } = await import('esbuild');
   await build({
-    stdin: {
-      contents:
-        "import { main, realDeps } from './src/cli.ts'; process.exitCode = await main(process.argv.slice(2), realDeps());",
-      resolveDir: repoRoot,
-      loader: 'ts',
-    },
-    outfile: join(binDir, 'hubctl.mjs'),
+    entryPoints: { hubctl: join(binDir, 'entry.ts') },
+    outdir: binDir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
+    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
     packages: 'external',
+    chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'error',
   });
   const hubctl = join(binDir, 'hubctl.mjs');
@@ -368,33 +377,36 @@ try {
       );
       clearSkopeoCache();
       const ref = `${registry.host}/bench/app:${tool}${i}`;
-      const r =
-        tool === 'hubctl'
-          ? timed(
-              process.execPath,
-              [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, ref],
-              hubEnv(`push-${i}`),
-            )
-          : timed(
-              'skopeo',
-              [
-                'copy',
-                '-q',
-                '--dest-tls-verify=false',
-                '--dest-creds',
-                creds,
-                `oci:${imageDir}:bench`,
-                `docker://${ref}`,
-              ],
-              {},
-            );
+      const r = await (tool === 'hubctl'
+        ? timed(
+            process.execPath,
+            [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, ref],
+            hubEnv(`push-${i}`),
+          )
+        : timed(
+            'skopeo',
+            [
+              'copy',
+              '-q',
+              '--dest-tls-verify=false',
+              '--dest-creds',
+              creds,
+              `oci:${imageDir}:bench`,
+              `docker://${ref}`,
+            ],
+            {},
+          ));
       results.push[tool].push(r);
       log(`push ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
     }
   }
   // Pulls, from one registry holding the image.
   const src = `${registry.host}/bench/app:pull`;
-  timed(process.execPath, [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, src], hubEnv('seed'));
+  await timed(
+    process.execPath,
+    [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, src],
+    hubEnv('seed'),
+  );
   for (let i = 0; i < args.runs; i++) {
     const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
     for (const tool of order) {
@@ -402,26 +414,33 @@ try {
       const out = join(work, `pull-${tool}-${i}`);
       rmSync(out, { recursive: true, force: true });
       mkdirSync(out);
-      const r =
-        tool === 'hubctl'
-          ? timed(
-              process.execPath,
-              [hubctl, '--quiet', 'image', 'pull', src, `oci:${out}/img:x`],
-              hubEnv(`pull-${i}`),
-            )
-          : timed(
-              'skopeo',
-              [
-                'copy',
-                '-q',
-                '--src-tls-verify=false',
-                '--src-creds',
-                creds,
-                `docker://${src}`,
-                `oci:${out}/img:x`,
-              ],
-              {},
-            );
+      const r = await (tool === 'hubctl'
+        ? timed(
+            process.execPath,
+            [
+              hubctl,
+              '--quiet',
+              'image',
+              'pull',
+              ...(process.env.BENCH_PULL_ARGS ?? '').split(' ').filter(Boolean),
+              src,
+              `oci:${out}/img:x`,
+            ],
+            hubEnv(`pull-${i}`),
+          )
+        : timed(
+            'skopeo',
+            [
+              'copy',
+              '-q',
+              '--src-tls-verify=false',
+              '--src-creds',
+              creds,
+              `docker://${src}`,
+              `oci:${out}/img:x`,
+            ],
+            {},
+          ));
       results.pull[tool].push(r);
       log(`pull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
       const idx = JSON.parse(readFileSync(join(out, 'img', 'index.json'), 'utf8'));
