@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Descriptor } from '../../src/api/registry/media-types.js';
+import { NotFoundError, ValidationError } from '../../src/errors.js';
+import { formatPlatform, parsePlatform, platformOf, selectManifest } from '../../src/image/platform.js';
+
+const d = (platform: Descriptor['platform'], n: number): Descriptor => ({
+  mediaType: 'application/vnd.oci.image.manifest.v1+json',
+  digest: `sha256:${String(n).repeat(64).slice(0, 64)}`,
+  size: 1,
+  platform,
+});
+
+const index = [
+  d({ os: 'linux', architecture: 'amd64' }, 1),
+  d({ os: 'linux', architecture: 'arm64', variant: 'v8' }, 2),
+  d({ os: 'linux', architecture: 'arm', variant: 'v6' }, 3),
+  d({ os: 'linux', architecture: 'arm', variant: 'v7' }, 4),
+  d({ os: 'windows', architecture: 'amd64', 'os.version': '10.0' }, 5),
+];
+
+describe('platforms', () => {
+  it('maps Node platform and arch to image platforms', () => {
+    expect(platformOf('linux', 'x64')).toEqual({ os: 'linux', architecture: 'amd64' });
+    expect(platformOf('linux', 'arm64')).toEqual({ os: 'linux', architecture: 'arm64' });
+    expect(platformOf('darwin', 'arm64')).toEqual({ os: 'linux', architecture: 'arm64' });
+    expect(platformOf('linux', 'ia32')).toEqual({ os: 'linux', architecture: '386' });
+    expect(platformOf('win32', 'x64')).toEqual({ os: 'windows', architecture: 'amd64' });
+  });
+
+  it('parses os/arch[/variant] and refuses other forms', () => {
+    expect(parsePlatform('linux/arm64/v8')).toEqual({ os: 'linux', architecture: 'arm64', variant: 'v8' });
+    expect(parsePlatform('linux/amd64')).toEqual({ os: 'linux', architecture: 'amd64' });
+    for (const bad of ['linux', 'linux/', 'a/b/c/d', 'Linux/AMD64', '']) {
+      expect(() => parsePlatform(bad)).toThrow(ValidationError);
+    }
+    expect(formatPlatform({ os: 'linux', architecture: 'arm', variant: 'v7' })).toBe('linux/arm/v7');
+  });
+
+  it('selects the entry for a platform, with default variants', () => {
+    expect(selectManifest(index, { os: 'linux', architecture: 'amd64' }, 'x')).toBe(index[0]);
+    expect(selectManifest(index, { os: 'linux', architecture: 'arm64' }, 'x')).toBe(index[1]);
+    expect(selectManifest(index, { os: 'linux', architecture: 'arm64', variant: 'v8' }, 'x')).toBe(index[1]);
+    // arm without a variant means v7.
+    expect(selectManifest(index, { os: 'linux', architecture: 'arm' }, 'x')).toBe(index[3]);
+    expect(selectManifest(index, { os: 'linux', architecture: 'arm', variant: 'v6' }, 'x')).toBe(index[2]);
+    expect(selectManifest(index, { os: 'windows', architecture: 'amd64' }, 'x')).toBe(index[4]);
+  });
+
+  it('says which platforms exist when none matches', () => {
+    let err: unknown;
+    try {
+      selectManifest(index, { os: 'linux', architecture: 's390x' }, 'host/app:1');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect((err as Error).message).toBe('host/app:1 has no image for linux/s390x');
+    expect((err as NotFoundError).hint).toContain(
+      'linux/amd64, linux/arm64/v8, linux/arm/v6, linux/arm/v7, windows/amd64',
+    );
+  });
+});

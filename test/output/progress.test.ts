@@ -1,0 +1,72 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { IO } from '../../src/output/io.js';
+import { createTransferProgress, formatBytes } from '../../src/output/progress.js';
+
+function io(tty: boolean) {
+  const out = { stdout: '', stderr: '' };
+  const value: IO = {
+    stdout: { write: (s: string) => (out.stdout += s) },
+    stderr: { write: (s: string) => (out.stderr += s) },
+    stdin: Readable.from([]),
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    stdinIsTTY: tty,
+    columns: 100,
+  };
+  return { io: value, out };
+}
+
+const A = `sha256:${'a'.repeat(64)}`;
+const B = `sha256:${'b'.repeat(64)}`;
+
+describe('transfer progress', () => {
+  it('off a terminal: one stderr line per finished blob, nothing on stdout', async () => {
+    const { io: i, out } = io(false);
+    const p = await createTransferProgress(i, { json: false, quiet: false });
+    p.begin(A, 2048);
+    p.update(A, 1024);
+    p.done(A, 2048, 'pushed');
+    p.done(B, 5 * 1024 * 1024, 'mounted');
+    p.stop();
+    expect(out.stderr).toBe('pushed aaaaaaaaaaaa 2.0 KiB\nmounted bbbbbbbbbbbb 5.0 MiB\n');
+    expect(out.stdout).toBe('');
+  });
+
+  it('nothing at all with --json or --quiet, even on a terminal', async () => {
+    for (const opts of [
+      { json: true, quiet: false },
+      { json: false, quiet: true },
+    ]) {
+      const { io: i, out } = io(true);
+      const p = await createTransferProgress(i, opts);
+      p.begin(A, 10);
+      p.done(A, 10, 'pulled');
+      p.stop();
+      expect(out).toEqual({ stdout: '', stderr: '' });
+    }
+  });
+
+  it('on a terminal: cli-progress bars per blob and a total, on stderr', async () => {
+    const { io: i, out } = io(true);
+    const p = await createTransferProgress(i, { json: false, quiet: false });
+    p.begin(A, 1000);
+    p.begin(B, 3000);
+    p.update(A, 500);
+    p.done(A, 1000, 'pushed');
+    p.done(B, 3000, 'skipped');
+    p.stop();
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('aaaaaaaaaaaa');
+    expect(out.stderr).toContain('bbbbbbbbbbbb');
+    expect(out.stderr).toMatch(/total\s+\[[█░]+\] 100%/);
+    expect(out.stderr).toContain('pushed');
+    expect(out.stderr).toContain('\x1b['); // drawn with cursor movements
+  });
+
+  it('formats sizes', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(512 * 1024 * 1024)).toBe('512.0 MiB');
+  });
+});
