@@ -1,0 +1,145 @@
+// `hubctl policy eval`: would this request be allowed, and by which rule? Offline with --file; live
+// with --policy or --team. `--batch` reads requests from stdin, one a line, and writes one JSON
+// decision a line. Exit 0 allowed, 3 denied, 2 bad input.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { evaluateLine } from '../../policy/batch.js';
+import { type CompiledPolicySet, compilePolicies, type EvalResult, evaluate } from '../../policy/engine.js';
+import { type CommandHost, collectRepeat, examples } from '../host.js';
+import { describeNotEvaluated, loadPolicies, type PolicySources } from './sources.js';
+
+export interface EvalOptions extends PolicySources {
+  action?: string;
+  destination?: string;
+  explain: boolean;
+  batch: boolean;
+  failOnDeny: boolean;
+}
+
+interface RawOptions {
+  file?: string[];
+  policy?: string[];
+  team?: string[];
+  explain?: boolean;
+  batch?: boolean;
+  failOnDeny?: boolean;
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('eval')
+    .description('Decide whether a request would be allowed, and by which rule (offline with --file)')
+    .argument('[action]', 'connect:tcp, connect:udp, read or write')
+    .argument('[destination]', 'host, host:port, [v6]:port, URL, or a path (/… or ~/…)')
+    .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
+    .option('--policy <policy>', 'fetch this policy by id or name (repeatable)', collectRepeat)
+    .option(
+      '--team <uuid>',
+      'evaluate the policies that apply to this team in --org (repeatable)',
+      collectRepeat,
+    )
+    .option('--explain', 'show every rule that matched and why')
+    .option(
+      '--batch',
+      'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line',
+    )
+    .option('--fail-on-deny', 'with --batch: exit 3 when any request was denied')
+    .action((action: string | undefined, destination: string | undefined, raw: RawOptions) => {
+      const opts: EvalOptions = {
+        action,
+        destination,
+        files: raw.file ?? [],
+        policies: raw.policy ?? [],
+        teams: raw.team ?? [],
+        live: false,
+        explain: Boolean(raw.explain),
+        batch: Boolean(raw.batch),
+        failOnDeny: Boolean(raw.failOnDeny),
+      };
+      if (opts.batch && action !== undefined) {
+        throw new UsageError('--batch reads requests from stdin: give no action or destination');
+      }
+      if (!opts.batch && (action === undefined || destination === undefined)) {
+        throw new UsageError(
+          'give an action and a destination, e.g. `hubctl policy eval connect:tcp github.com -f policy.yaml`',
+        );
+      }
+      if (opts.failOnDeny && !opts.batch) throw new UsageError('--fail-on-deny applies to --batch');
+      // Nothing named: every policy that applies in the organization.
+      opts.live = opts.files.length === 0 && opts.policies.length === 0;
+      return host.run((ctx) => runner(ctx, opts));
+    });
+  return examples(cmd, [
+    'hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
+    'hubctl policy eval read ~/src/app/main.go -f examples/filesystem.yaml --explain',
+    'hubctl policy eval connect:tcp 169.254.169.254:80 --policy egress --json',
+    'hubctl policy eval --batch -f policy.yaml --fail-on-deny < requests.ndjson > decisions.ndjson',
+  ]);
+}
+
+export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
+  const policies = await loadPolicies(ctx, opts);
+  const set = compilePolicies(policies);
+  for (const line of describeNotEvaluated(set.notEvaluated)) ctx.output.warn(line);
+  if (opts.batch) return runBatch(ctx, set, opts);
+  const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });
+  await show(ctx, result);
+  return result.decision === 'allow' ? ExitCode.OK : ExitCode.DENIED;
+}
+
+async function show(ctx: Context, r: EvalResult): Promise<void> {
+  if (ctx.output.json) {
+    const out: Record<string, unknown> = { decision: r.decision, reason: r.reason, matched: r.matched };
+    if (r.notEvaluated.length > 0) out.not_evaluated = r.notEvaluated;
+    ctx.output.printJson(out);
+    return;
+  }
+  ctx.output.line(await ctx.output.style(r.decision, 'bold', r.decision === 'allow' ? 'green' : 'red'));
+  ctx.output.line(`reason: ${r.reason}`);
+  for (const m of r.matched) {
+    const head = `  ${m.decision.padEnd(5)}  rule "${m.rule}" of policy "${m.policy}": ${m.resource}`;
+    ctx.output.line(m.why ? `${head}\n         ${m.why}` : head);
+  }
+}
+
+type Writable = { write(chunk: string): unknown; once?: (event: 'drain', cb: () => void) => unknown };
+
+async function write(ctx: Context, chunk: string): Promise<void> {
+  const out = ctx.io.stdout as Writable;
+  if (out.write(chunk) === false && typeof out.once === 'function') {
+    await new Promise<void>((resolve) => out.once!('drain', resolve));
+  }
+}
+
+async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions): Promise<number> {
+  let lineNo = 0;
+  let rest = '';
+  let total = 0;
+  let denied = 0;
+  let errors = 0;
+  const explain = { explain: opts.explain };
+  const doLines = async (text: string, final: boolean): Promise<void> => {
+    const lines = text.split('\n');
+    rest = final ? '' : lines.pop()!;
+    const out: string[] = [];
+    for (const line of lines) {
+      lineNo++;
+      const r = evaluateLine(set, line, lineNo, explain);
+      if (r === null) continue;
+      total++;
+      if (r.error) errors++;
+      else if (r.denied) denied++;
+      out.push(r.text);
+    }
+    if (out.length > 0) await write(ctx, `${out.join('\n')}\n`);
+  };
+  for await (const chunk of ctx.io.stdin) {
+    await doLines(rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')), false);
+  }
+  if (rest !== '') await doLines(rest, true);
+  ctx.output.info(
+    `${total} request${total === 1 ? '' : 's'}: ${total - denied - errors} allowed, ${denied} denied, ${errors} malformed`,
+  );
+  return opts.failOnDeny && denied > 0 ? ExitCode.DENIED : ExitCode.OK;
+}

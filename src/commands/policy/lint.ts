@@ -1,0 +1,59 @@
+// `hubctl policy lint`: warnings about rules that bite (decisions §4 traps), over files or live
+// policies evaluated together. Exit 0 clean, 1 warnings, 2 invalid.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { compilePolicies } from '../../policy/engine.js';
+import { lintPolicies } from '../../policy/lint.js';
+import { type CommandHost, collectRepeat, examples } from '../host.js';
+import { describeNotEvaluated, loadPolicies } from './sources.js';
+
+export interface LintOptions {
+  files: string[];
+  /** Live policies by id or name. */
+  policies: string[];
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('lint')
+    .description('Warn about rules that do not do what they seem to (exit 1 on warnings)')
+    .argument('[policy...]', 'live policies, by id (pol_…) or name')
+    .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
+    .action((policies: string[], raw: { file?: string[] }) => {
+      const opts: LintOptions = { files: raw.file ?? [], policies };
+      if (opts.files.length === 0 && opts.policies.length === 0) {
+        throw new UsageError('name a policy file with --file, or a policy by id or name');
+      }
+      return host.run((ctx) => runner(ctx, opts));
+    });
+  return examples(cmd, ['hubctl policy lint -f examples/network.yaml', 'hubctl policy lint egress --json']);
+}
+
+export async function run(ctx: Context, opts: LintOptions): Promise<number> {
+  const policies = await loadPolicies(ctx, {
+    files: opts.files,
+    policies: opts.policies,
+    teams: [],
+    live: false,
+  });
+  const warnings = lintPolicies(policies);
+  const notEvaluated = compilePolicies(policies).notEvaluated;
+  if (ctx.output.json) {
+    const out: Record<string, unknown> = { warnings };
+    if (notEvaluated.length > 0) out.not_evaluated = notEvaluated;
+    ctx.output.printJson(out);
+  } else {
+    for (const w of warnings)
+      ctx.output.line(`${await ctx.output.style('warning', 'yellow')}: ${w.message} [${w.code}]`);
+    for (const line of describeNotEvaluated(notEvaluated)) ctx.output.warn(line);
+    const rules = policies.reduce((n, p) => n + p.rules.length, 0);
+    const summary = `${policies.length} polic${policies.length === 1 ? 'y' : 'ies'}, ${rules} rule${rules === 1 ? '' : 's'}`;
+    ctx.output.info(
+      warnings.length === 0
+        ? `no problems found (${summary})`
+        : `${warnings.length} warning${warnings.length === 1 ? '' : 's'} (${summary})`,
+    );
+  }
+  return warnings.length === 0 ? ExitCode.OK : ExitCode.ERROR;
+}

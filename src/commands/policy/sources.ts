@@ -1,0 +1,86 @@
+// Where `policy eval` and `policy lint` get their policies: files (-f, YAML or JSON), policies
+// fetched live by id or name, or every policy that applies to some teams in the organization. Only
+// the live paths touch the governance client (and so undici, conf and credentials).
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { UsageError, ValidationError } from '../../errors.js';
+import {
+  applicablePolicies,
+  type PolicyDoc,
+  parsePolicyDocument,
+  policyDocFromApi,
+} from '../../policy/document.js';
+import { policyType } from '../../policy/model.js';
+
+export interface PolicySources {
+  files: string[];
+  /** Ids or names of policies to fetch. */
+  policies: string[];
+  /** Team UUIDs: every org-wide policy plus those scoped to these teams. */
+  teams: string[];
+  /** Fetch every policy that applies (org-wide, plus `teams`) when nothing else is named. */
+  live: boolean;
+}
+
+export async function readPolicyFile(path: string): Promise<PolicyDoc[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? err);
+    throw new UsageError(`cannot read policy file ${path}: ${why}`);
+  }
+  return parsePolicyDocument(text, path);
+}
+
+/** Loads every named source, files first, in the order given. */
+export async function loadPolicies(ctx: Context, src: PolicySources): Promise<PolicyDoc[]> {
+  const out: PolicyDoc[] = [];
+  for (const f of src.files) out.push(...(await readPolicyFile(f)));
+  if (src.policies.length === 0 && src.teams.length === 0 && !src.live) return out;
+
+  const client = await ctx.governance();
+  const { fetchPolicy } = await import('./resolve.js');
+  for (const ref of src.policies) {
+    const { policy } = await fetchPolicy(client, ref);
+    const type = policyType(policy);
+    if (type !== 'allowlist_v0') {
+      throw new ValidationError(
+        `policy "${policy.name}" (${policy.id}) is a ${type} policy; hubctl evaluates allowlist_v0 policies only`,
+      );
+    }
+    out.push(policyDocFromApi(policy, `policy ${policy.id}`));
+  }
+  if (src.teams.length > 0 || src.live) {
+    const summaries = applicablePolicies(await client.allPolicies(), src.teams);
+    for (const s of summaries) {
+      const type = policyType(s);
+      if (type !== 'allowlist_v0') {
+        out.push({
+          id: s.id,
+          name: s.name,
+          source: `policy ${s.id}`,
+          type,
+          scope: s.scope ?? {},
+          rules: [],
+          notEvaluated: `it is a ${type} policy; hubctl evaluates allowlist_v0 only`,
+        });
+        continue;
+      }
+      out.push(policyDocFromApi(await client.getPolicy(s.id), `policy ${s.id}`));
+    }
+  }
+  return out;
+}
+
+export function describeNotEvaluated(
+  items: readonly { policy: string; rule?: string; reason: string }[],
+): string[] {
+  return items.map((n) =>
+    n.rule === undefined
+      ? `not evaluated: policy "${n.policy}": ${n.reason}`
+      : `not evaluated: rule "${n.rule}" of policy "${n.policy}": ${n.reason}`,
+  );
+}

@@ -1,0 +1,308 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type EvalOptions, register as registerEval } from '../../../src/commands/policy/eval.js';
+import { ACME_TEAMS } from '../../support/hub-emulator.js';
+import { type GovHarness, parseWith, startGovHarness } from '../rule/gov-harness.js';
+import { runPolicyCli } from './policy-cli.js';
+
+// run() returns an exit code; the spy of parseWith returns nothing
+const register = registerEval as unknown as Parameters<typeof parseWith<[EvalOptions]>>[0];
+
+const NET = 'examples/network.yaml';
+const FS = 'examples/filesystem.yaml';
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hubctl-eval-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('policy eval: parsing', () => {
+  it('collects repeated files, policies and teams', async () => {
+    expect(
+      await parseWith(register, ['eval', 'read', '/x', '-f', 'a.yaml', '--file', 'b.json', '--explain']),
+    ).toEqual([
+      [
+        {
+          action: 'read',
+          destination: '/x',
+          files: ['a.yaml', 'b.json'],
+          policies: [],
+          teams: [],
+          live: false,
+          explain: true,
+          batch: false,
+          failOnDeny: false,
+        },
+      ],
+    ]);
+    const [live] = (await parseWith(register, ['eval', 'read', '/x', '--team', 't1', '--team', 't2']))[0]!;
+    expect(live).toMatchObject({ live: true, teams: ['t1', 't2'] });
+    const [batch] = (await parseWith(register, ['eval', '--batch', '--fail-on-deny', '-f', 'a']))[0]!;
+    expect(batch).toMatchObject({ batch: true, failOnDeny: true, action: undefined });
+  });
+  it.each([
+    [['eval', 'read'], 'give an action and a destination'],
+    [['eval'], 'give an action and a destination'],
+    [['eval', '--batch', 'read', '/x', '-f', 'a'], '--batch reads requests from stdin'],
+    [['eval', 'read', '/x', '-f', 'a', '--fail-on-deny'], '--fail-on-deny applies to --batch'],
+  ])('refuses %j', async (argv, message) => {
+    await expect(parseWith(register, argv)).rejects.toThrow(message);
+  });
+});
+
+describe('policy eval with files', () => {
+  it('allows, naming the deciding rule (exit 0)', async () => {
+    expect(await runPolicyCli(['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', NET])).toEqual({
+      code: 0,
+      stdout: [
+        'allow',
+        'reason: allowed by rule "github" of policy "developer-network"',
+        '  allow  rule "github" of policy "developer-network": *.github.com',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  it('denies with exit 3, and by default when nothing matches', async () => {
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', '169.254.169.254:80', '-f', NET]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      'deny\nreason: denied by rule "no-cloud-metadata" of policy "developer-network"\n' +
+        '  deny   rule "no-cloud-metadata" of policy "developer-network": 169.254.169.254/32\n',
+    );
+    const none = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'example.org', '-f', NET]);
+    expect(none).toEqual({
+      code: 3,
+      stdout: 'deny\nreason: no rule matched: denied by default\n',
+      stderr: '',
+    });
+  });
+
+  it('explains every matching rule and why', async () => {
+    const r = await runPolicyCli(['policy', 'eval', 'read', '~/src/app/main.go', '-f', FS, '--explain']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'allow',
+        'reason: allowed by rule "source-trees" of policy "developer-filesystem"',
+        '  allow  rule "source-trees" of policy "developer-filesystem": ~/src/**',
+        '         pattern ~/src/** matches ~/src/app/main.go',
+        '',
+      ].join('\n'),
+    );
+    const w = await runPolicyCli([
+      'policy',
+      'eval',
+      'write',
+      '~/src/app/../../.ssh/id_ed25519',
+      '-f',
+      FS,
+      '--explain',
+    ]);
+    expect(w.code).toBe(3);
+    expect(w.stdout).toContain('pattern ~/.ssh/** matches ~/.ssh/id_ed25519');
+  });
+
+  it('prints {decision, reason, matched} with --json', async () => {
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com:22', '-f', NET, '--json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual({
+      decision: 'deny',
+      reason: 'denied by rule "no-ssh-out" of policy "developer-network"',
+      matched: [{ policy: 'developer-network', rule: 'no-ssh-out', resource: '**:22', decision: 'deny' }],
+    });
+    expect(r.stderr).toBe('');
+  });
+
+  it('evaluates several files together: deny in one beats allow in another', async () => {
+    const extra = tempFile(
+      'extra.json',
+      JSON.stringify({
+        name: 'block-gh',
+        rules: [{ name: 'no-gh', actions: ['connect:tcp'], decision: 'deny', resources: ['**.github.com'] }],
+      }),
+    );
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'api.github.com', '-f', NET, '-f', extra]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('denied by rule "no-gh" of policy "block-gh"');
+  });
+
+  it('states what it did not evaluate', async () => {
+    const f = tempFile(
+      'mixed.yaml',
+      'name: newer\nrules:\n  - {name: http-get, actions: ["request:get"], decision: allow, http_resources: ["https://x/*"]}\n  - {name: ok, actions: [connect:tcp], decision: allow, resources: [ok.test]}\n',
+    );
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'not evaluated: rule "http-get" of policy "newer": it has http_resources (a newer rule format)\n',
+    );
+    const j = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f, '--json']);
+    expect(JSON.parse(j.stdout).not_evaluated).toEqual([
+      { policy: 'newer', rule: 'http-get', reason: 'it has http_resources (a newer rule format)' },
+    ]);
+    expect(j.stderr).toBe('');
+  });
+
+  it.each([
+    [['connect:tcp', 'https://'], 'invalid network destination "https://": the URL has no host'],
+    [['connect:tcp', 'x.com:99999'], 'port 99999 is outside 1–65535'],
+    [['request:get', 'x.com'], 'unknown action "request:get"'],
+    [['read', 'relative/path'], 'invalid filesystem path "relative/path"'],
+  ])('exits 2 on bad input %j', async (args, message) => {
+    const r = await runPolicyCli(['policy', 'eval', ...args, '-f', NET]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+  });
+
+  it('exits 2 on a missing or invalid policy file, naming the file and field', async () => {
+    const missing = await runPolicyCli(['policy', 'eval', 'read', '/x', '-f', '/nonexistent/p.yaml']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read policy file /nonexistent/p.yaml: no such file');
+    const bad = tempFile(
+      'bad.yaml',
+      'name: x\nrules:\n  - name: r\n    actions: [read]\n    decision: allow\n    resources: ["/ok", "data/**"]\n',
+    );
+    const r = await runPolicyCli(['policy', 'eval', 'read', '/x', '-f', bad, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toContain(
+      `${bad}: rules[0].resources[1]: invalid filesystem resource "data/**"`,
+    );
+  });
+});
+
+describe('policy eval --batch', () => {
+  const input = [
+    '{"action":"connect:tcp","destination":"registry.npmjs.org"}',
+    'connect:tcp 169.254.169.254:80',
+    '',
+    'connect:tcp',
+    '{"action":"read","destination":"/etc/passwd"}',
+    'connect:udp 8.8.8.8:53',
+  ].join('\n');
+
+  it('writes one JSON line per request, in order, an error record for a malformed line, exit 0', async () => {
+    const r = await runPolicyCli(['policy', 'eval', '--batch', '-f', NET], { stdin: input });
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      {
+        action: 'connect:tcp',
+        destination: 'registry.npmjs.org',
+        decision: 'allow',
+        reason: 'allowed by rule "package-registries" of policy "developer-network"',
+        matched: [
+          {
+            policy: 'developer-network',
+            rule: 'package-registries',
+            resource: 'registry.npmjs.org:443',
+            decision: 'allow',
+          },
+        ],
+      },
+      expect.objectContaining({ destination: '169.254.169.254:80', decision: 'deny' }),
+      {
+        line: 4,
+        input: 'connect:tcp',
+        error: { code: 'INVALID_INPUT', message: expect.stringContaining('action destination') },
+      },
+      expect.objectContaining({
+        action: 'read',
+        decision: 'deny',
+        reason: 'no rule matched: denied by default',
+      }),
+      expect.objectContaining({ action: 'connect:udp', decision: 'allow' }),
+    ]);
+    expect(r.stderr).toBe('5 requests: 2 allowed, 2 denied, 1 malformed\n');
+  });
+
+  it('exits 3 with --fail-on-deny when any request was denied', async () => {
+    const r = await runPolicyCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
+      stdin: input,
+    });
+    expect(r.code).toBe(3);
+    const ok = await runPolicyCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
+      stdin: 'connect:tcp github.com\r\nconnect:tcp api.github.com:443',
+    });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  it('adds why to each match with --explain', async () => {
+    const r = await runPolicyCli(['policy', 'eval', '--batch', '--explain', '-f', FS], {
+      stdin: 'read ~/src/x\n',
+    });
+    expect(JSON.parse(r.stdout).matched[0].why).toBe('pattern ~/src/** matches ~/src/x');
+  });
+});
+
+describe('policy eval, live', () => {
+  let h: GovHarness;
+  beforeEach(async () => {
+    h = await startGovHarness();
+  });
+  afterEach(() => h.close());
+
+  const rule = { name: 'gh', actions: ['connect:tcp'], decision: 'allow', resources: ['github.com'] };
+
+  it('fetches a policy by name with --policy', async () => {
+    h.seed({ name: 'egress', rules: [rule] });
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'egress'], {
+      env: h.env,
+    });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('allowed by rule "gh" of policy "egress"'),
+    });
+    expect(h.calls()).toEqual(['GET /p', 'GET /p/pol_0001']);
+  });
+
+  it('refuses a cedar policy named with --policy', async () => {
+    h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'cedar'], {
+      env: h.env,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'policy "cedar" (pol_0001) is a cedar_v1 policy; hubctl evaluates allowlist_v0 policies only',
+    );
+  });
+
+  it('evaluates org-wide policies plus those of --team, and notes cedar ones', async () => {
+    h.seed({ name: 'org-wide', rules: [rule] });
+    h.seed({
+      name: 'team-a',
+      teams: [ACME_TEAMS[0]!],
+      rules: [{ ...rule, name: 'block', decision: 'deny' }],
+    });
+    h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'x' } });
+    const org = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com'], { env: h.env });
+    expect(org.code).toBe(0);
+    expect(org.stderr).toBe(
+      'not evaluated: policy "cedar": it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only\n',
+    );
+    const team = await runPolicyCli(
+      ['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[0]!],
+      { env: h.env },
+    );
+    expect(team.code).toBe(3);
+    expect(team.stdout).toContain('denied by rule "block" of policy "team-a"');
+  });
+
+  it('reads no credentials and sends nothing when only files are given', async () => {
+    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '-f', NET], {
+      env: { ...h.env, HUBCTL_TOKEN: undefined, HUBCTL_USERNAME: undefined, HUBCTL_ORG: undefined },
+    });
+    expect(r.code).toBe(0);
+    expect(h.hub.requests).toEqual([]);
+  });
+});
