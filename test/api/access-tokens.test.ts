@@ -69,22 +69,18 @@ describe('access-token client', () => {
   it('listAll follows the absolute `next` links until null', async () => {
     const client = tokens();
     const pool = agent.get(ORIGIN);
-    pool
-      .intercept({ path: '/v2/access-tokens?page=1&page_size=2', method: 'GET' })
-      .reply(200, {
-        count: 5,
-        next: `${ORIGIN}/v2/access-tokens?page=2&page_size=2`,
-        previous: null,
-        results: [tok(1), tok(2)],
-      });
-    pool
-      .intercept({ path: '/v2/access-tokens?page=2&page_size=2', method: 'GET' })
-      .reply(200, {
-        count: 5,
-        next: `${ORIGIN}/v2/access-tokens?page=3&page_size=2`,
-        previous: 'x',
-        results: [tok(3), tok(4)],
-      });
+    pool.intercept({ path: '/v2/access-tokens?page=1&page_size=2', method: 'GET' }).reply(200, {
+      count: 5,
+      next: `${ORIGIN}/v2/access-tokens?page=2&page_size=2`,
+      previous: null,
+      results: [tok(1), tok(2)],
+    });
+    pool.intercept({ path: '/v2/access-tokens?page=2&page_size=2', method: 'GET' }).reply(200, {
+      count: 5,
+      next: `${ORIGIN}/v2/access-tokens?page=3&page_size=2`,
+      previous: 'x',
+      results: [tok(3), tok(4)],
+    });
     pool
       .intercept({ path: '/v2/access-tokens?page=3&page_size=2', method: 'GET' })
       .reply(200, { count: 5, next: null, previous: 'x', results: [tok(5)] });
