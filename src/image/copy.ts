@@ -57,7 +57,7 @@ export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
         body.on('error', (err) => checked.destroy(err));
         return body.pipe(checked);
       });
-      return { digest: d.digest, size: d.size, action: action === 'pushed' ? 'copied' : action };
+      return { digest: d.digest, size: d.size, action };
     });
   } catch (err) {
     if (opts.signal.aborted) await cancelOpenUploads(client, open);
