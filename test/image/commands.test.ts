@@ -59,6 +59,17 @@ describeWithRegistry('image commands against a real registry', () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('on a terminal, draws progress bars on stderr and keeps stdout to the result', async () => {
+    const r = await w.run(['image', 'pull', `${R}/team/app:v1`, `oci:${join(w.tmp, 'tty-pull')}`], {
+      tty: true,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${R}/team/app:v1@${single.top.digest}\n`);
+    expect(r.stderr).toMatch(/total\s+\[/);
+    expect(r.stderr).toContain('\x1b[');
+    expect(r.stderr).toMatch(/pulled/);
+  });
+
   it('mounts a blob from another repository of the same registry it knows', async () => {
     const r = await w.run(['--json', 'image', 'push', `oci:${single.dir}:v1`, `${R}/other/app:v1`]);
     expect(r.code).toBe(0);
