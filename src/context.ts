@@ -12,38 +12,14 @@ import { type Clock, systemClock } from './clock.js';
 import { profileName, resolveSettings, type Settings } from './config/settings.js';
 import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
+import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
 import { colorEnabled, type IO } from './output/io.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
 
-export { VERSION };
-
-/** The global options of decisions §1 and §7, as parsed. */
-export interface GlobalOptions {
-  json: boolean;
-  org?: string;
-  profile?: string;
-  baseUrl?: string;
-  governanceUrl?: string;
-  debug: boolean;
-  color: boolean;
-  quiet: boolean;
-  yes: boolean;
-  caFile?: string;
-  /** Registry hosts to reach over plain HTTP, besides loopback. */
-  plainHttp: string[];
-}
-
-export const DEFAULT_GLOBALS: GlobalOptions = {
-  json: false,
-  debug: false,
-  color: true,
-  quiet: false,
-  yes: false,
-  plainHttp: [],
-};
+export { DEFAULT_GLOBALS, type GlobalOptions, VERSION };
 
 export interface Context {
   readonly io: IO;

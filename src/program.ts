@@ -3,7 +3,9 @@
 import { Command, Option } from 'commander';
 import type { CommandHost } from './commands/host.js';
 import { collectRepeat } from './commands/host.js';
-import { type ContextDeps, createContext, DEFAULT_GLOBALS, type GlobalOptions, VERSION } from './context.js';
+import type { ContextDeps } from './context.js';
+import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
+import { VERSION } from './version.js';
 
 export interface CommandGroup {
   name: string;
@@ -160,6 +162,8 @@ export async function buildProgram(
 
   const host: CommandHost = {
     async run(body) {
+      // Loaded when a command runs, not for --help.
+      const { createContext } = await import('./context.js');
       const ctx = createContext(deps, state.globals);
       const code = await body(ctx);
       if (typeof code === 'number') state.exitCode = code;
