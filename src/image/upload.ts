@@ -80,8 +80,11 @@ export async function pushBlob(
   }
   const monolithicMax = uc.monolithicMax ?? DEFAULT_MONOLITHIC_MAX;
   const chunkSize = uc.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  // Saved state only helps a later run: failing to write it never fails this one.
   const save = async (location: string, offset: number) =>
-    uc.uploads?.save({ registry: repo.registry, repository: repo.repository, digest, location, offset });
+    uc.uploads
+      ?.save({ registry: repo.registry, repository: repo.repository, digest, location, offset })
+      .catch((err: Error) => uc.note?.(`could not save the upload state of ${digest}: ${err.message}`));
 
   let resumed: string | undefined;
   let offset = 0;

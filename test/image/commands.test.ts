@@ -200,6 +200,23 @@ describeWithRegistry('image commands against a real registry', () => {
     expect(gone.code).toBe(5);
   });
 
+  it('uses the credential stored by `auth login <registry-host>`', async () => {
+    const env = { ...w.anonEnv, HUBCTL_CONFIG_DIR: join(w.tmp, 'login-config') };
+    const denied = await w.run(['image', 'push', `oci:${single.dir}:v1`, `${R}/login/app:1`], { env });
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toContain(`hubctl auth login ${R}`);
+    const login = await w.run(['auth', 'login', R, '--username', 'alice', '--password-stdin'], {
+      env,
+      stdin: 'alice-password',
+    });
+    expect(login.code).toBe(0);
+    const push = await w.run(['--json', 'image', 'push', `oci:${single.dir}:v1`, `${R}/login/app:1`], {
+      env,
+    });
+    expect(push.code).toBe(0);
+    expect(JSON.parse(push.stdout).digest).toBe(single.top.digest);
+  });
+
   it('bad references and anonymous pushes fail with the right exit codes', async () => {
     const bad = await w.run(['image', 'inspect', `${R}/Team/app:1`]);
     expect(bad.code).toBe(2);
