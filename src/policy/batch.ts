@@ -9,12 +9,37 @@ export interface BatchRequest {
   destination: string;
 }
 
+const HEAD = '{"action":"';
+const MIDDLE = '","destination":"';
+
+/**
+ * The compact form `{"action":"…","destination":"…"}` (what JSON.stringify and `jq -c` write),
+ * read without building a parse tree; null when the line is anything else (escapes included),
+ * which then goes through JSON.parse.
+ */
+function parseCompact(s: string): BatchRequest | null {
+  if (!s.startsWith(HEAD)) return null;
+  const a0 = HEAD.length;
+  const a1 = s.indexOf('"', a0);
+  if (a1 < 0 || !s.startsWith(MIDDLE, a1)) return null;
+  const d0 = a1 + MIDDLE.length;
+  const d1 = s.indexOf('"', d0);
+  if (d1 !== s.length - 2 || s.charCodeAt(s.length - 1) !== 125) return null;
+  for (let i = a0; i < d1; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 92 || c < 32) return null;
+  }
+  return { action: s.slice(a0, a1), destination: s.slice(d0, d1) };
+}
+
 /** A request line → request; null for a blank line or a `#` comment. Throws ValidationError. */
 export function parseRequestLine(line: string): BatchRequest | null {
   let s = line;
   if (s.length > 0 && (s.charCodeAt(s.length - 1) === 13 || s.charCodeAt(0) <= 32)) s = s.trim();
   if (s === '' || s.charCodeAt(0) === 35) return null;
   if (s.charCodeAt(0) === 123) {
+    const fast = parseCompact(s);
+    if (fast !== null) return fast;
     let v: unknown;
     try {
       v = JSON.parse(s);
@@ -45,9 +70,18 @@ function tailOf(r: EvalResult): string {
   return t;
 }
 
+/** JSON string text; plain strings (no quote, backslash or control character) without JSON.stringify. */
+function quote(v: string): string {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 34 || c === 92 || c < 32 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(v);
+  }
+  return `"${v}"`;
+}
+
 /** The output line (no newline) of a decided request. Frozen results' tails are cached. */
 export function formatDecisionLine(req: BatchRequest, r: EvalResult): string {
-  return `{"action":${JSON.stringify(req.action)},"destination":${JSON.stringify(req.destination)}${tailOf(r)}`;
+  return `{"action":${quote(req.action)},"destination":${quote(req.destination)}${tailOf(r)}`;
 }
 
 export function formatErrorLine(lineNo: number, input: string, err: unknown): string {
@@ -77,6 +111,61 @@ export function evaluateLine(
     return { text: formatDecisionLine(req, r), denied: r.decision === 'deny', error: false };
   } catch (err) {
     if (!(err instanceof HubctlError)) throw err;
-    return { text: formatErrorLine(lineNo, line, err), denied: false, error: true };
+    const input = line.endsWith('\r') ? line.slice(0, -1) : line;
+    return { text: formatErrorLine(lineNo, input, err), denied: false, error: true };
+  }
+}
+
+export interface BatchCounts {
+  total: number;
+  denied: number;
+  errors: number;
+}
+
+/**
+ * Streams a batch: feed text as it arrives (any chunking), get back the output for the complete
+ * lines (one JSON a line, newline-terminated); `end()` flushes a last line without newline.
+ */
+export class BatchProcessor {
+  readonly counts: BatchCounts = { total: 0, denied: 0, errors: 0 };
+  private rest = '';
+  private lineNo = 0;
+  constructor(
+    private readonly set: CompiledPolicySet,
+    private readonly opts?: EvaluateOptions,
+  ) {}
+
+  push(text: string): string {
+    const all = this.rest === '' ? text : this.rest + text;
+    const lastNl = all.lastIndexOf('\n');
+    if (lastNl < 0) {
+      this.rest = all;
+      return '';
+    }
+    this.rest = all.slice(lastNl + 1);
+    return this.lines(all, lastNl);
+  }
+
+  end(): string {
+    const rest = this.rest;
+    this.rest = '';
+    return rest === '' ? '' : this.lines(rest, rest.length);
+  }
+
+  private lines(text: string, end: number): string {
+    const out: string[] = [];
+    let start = 0;
+    while (start <= end && start < text.length) {
+      let nl = text.indexOf('\n', start);
+      if (nl < 0 || nl > end) nl = end;
+      const r = evaluateLine(this.set, text.slice(start, nl), ++this.lineNo, this.opts);
+      start = nl + 1;
+      if (r === null) continue;
+      this.counts.total++;
+      if (r.error) this.counts.errors++;
+      else if (r.denied) this.counts.denied++;
+      out.push(r.text);
+    }
+    return out.length === 0 ? '' : `${out.join('\n')}\n`;
   }
 }

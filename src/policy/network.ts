@@ -93,11 +93,13 @@ export function hostnameProblem(h: string, start = 0): string | null {
 }
 
 function isDigitsAndDots(s: string): boolean {
+  let digits = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (!(c === 46 || (c >= 48 && c <= 57))) return false;
+    if (c >= 48 && c <= 57) digits = true;
+    else if (c !== 46) return false;
   }
-  return s.length > 0;
+  return digits;
 }
 
 /** Port text → 1–65535, or a problem string. */
@@ -309,27 +311,39 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = {
 /** Port checked when a destination names none (decisions §4). */
 export const DEFAULT_PORT = 443;
 
-function isPlainHostChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95;
-}
-
 /**
  * Parses a request's destination: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the
  * scheme's default port). No port → 443. Throws ValidationError naming the value.
  */
 export function parseNetworkDestination(value: string): NetworkDestination {
-  // Fast path: a lower-case hostname with an optional :port, the common case in batches.
+  // Fast path: a lower-case hostname (or dotted IPv4) with an optional :port, the common case in
+  // batches. Label rules are checked during the one scan; anything unusual takes the slow path.
   const n = value.length;
   let i = 0;
   let c = 0;
   let digitsDots = true;
-  while (i < n) {
+  let labelStart = 0;
+  let ok = n > 0 && n <= 254;
+  for (; i < n; i++) {
     c = value.charCodeAt(i);
-    if (!isPlainHostChar(c)) break;
-    if (c >= 97 || c === 45 || c === 95) digitsDots = false;
-    i++;
+    if (c === 46) {
+      const len = i - labelStart;
+      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) ok = false;
+      labelStart = i + 1;
+    } else if ((c >= 97 && c <= 122) || c === 95) {
+      digitsDots = false;
+    } else if (c === 45) {
+      digitsDots = false;
+      if (i === labelStart) ok = false;
+    } else if (c < 48 || c > 57) {
+      break;
+    }
   }
-  if (i > 0 && (i === n || c === 58)) {
+  if (ok && i > 0 && (i === n || c === 58)) {
+    // the last label: empty only for one trailing dot
+    const last = i - labelStart;
+    if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return parseSlow(value);
+    if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return parseSlow(value);
     let port = DEFAULT_PORT;
     if (i < n) {
       let p = 0;
@@ -350,8 +364,8 @@ export function parseNetworkDestination(value: string): NetworkDestination {
       if (v4 < 0) return parseSlow(value);
       return { host, port, family: 4, v4, v6: null };
     }
-    if (host.charCodeAt(host.length - 1) === 46) host = host.slice(0, -1);
-    if (hostnameProblem(host) !== null) return parseSlow(value);
+    if (last === 0) host = host.slice(0, -1);
+    if (host.length > 253) return parseSlow(value);
     return { host, port, family: 0, v4: 0, v6: null };
   }
   return parseSlow(value);

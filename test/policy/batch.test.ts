@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateLine, parseRequestLine } from '../../src/policy/batch.js';
+import { BatchProcessor, evaluateLine, parseRequestLine } from '../../src/policy/batch.js';
 import { parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies } from '../../src/policy/engine.js';
 
@@ -9,6 +9,11 @@ describe('parseRequestLine', () => {
     ['  {"destination":"/x","action":"read"}\r', { action: 'read', destination: '/x' }],
     ['connect:tcp a.com:22', { action: 'connect:tcp', destination: 'a.com:22' }],
     ['read\t~/src/x', { action: 'read', destination: '~/src/x' }],
+    // not the compact form: JSON.parse reads them
+    ['{"action":"read","destination":"/a\\"b"}', { action: 'read', destination: '/a"b' }],
+    ['{"action":"read","destination":"/x","extra":1}', { action: 'read', destination: '/x' }],
+    ['{"action": "read", "destination": "/x"}', { action: 'read', destination: '/x' }],
+    ['{"action":"read","destination":"\u002fx"}', { action: 'read', destination: '/x' }],
     ['', null],
     ['   ', null],
     ['# comment', null],
@@ -20,6 +25,8 @@ describe('parseRequestLine', () => {
     ['{"action":1,"destination":"x"}', 'string fields'],
     ['connect:tcp', 'action destination'],
     ['read /a /b', 'too many words'],
+    ['{"action":"read","destination":"/x"', 'not valid JSON'],
+    ['{"action":"read","destination":"/x"}}', 'not valid JSON'],
   ])('refuses %j', (line, fragment) => {
     expect(() => parseRequestLine(line)).toThrow(fragment);
   });
@@ -47,6 +54,8 @@ describe('evaluateLine', async () => {
     });
     // a second time comes from the cached tail, identical
     expect(evaluateLine(set, '{"action":"connect:tcp","destination":"github.com"}', 2)!.text).toBe(r!.text);
+    const quoted = evaluateLine(set, '{"action":"connect:tcp","destination":"github.com\\u0000"}', 3);
+    expect(JSON.parse(quoted!.text).error.message).toContain('\u0000');
     const d = evaluateLine(set, 'connect:tcp "odd".com', 3);
     expect(d!.error).toBe(true);
     const denied = evaluateLine(set, 'connect:tcp other.com', 4)!;
@@ -69,5 +78,33 @@ describe('evaluateLine', async () => {
       'unknown action',
     );
     expect(evaluateLine(set, '', 9)).toBeNull();
+  });
+});
+
+describe('BatchProcessor', async () => {
+  const set = compilePolicies(
+    await parsePolicyDocument(
+      JSON.stringify({
+        name: 'p',
+        rules: [{ name: 'r', actions: ['read'], decision: 'allow', resources: ['/a/**'] }],
+      }),
+      'p.json',
+    ),
+  );
+  it('gives the same output whatever the chunking, numbering lines across chunks', () => {
+    const input = 'read /a/x\n\nread /b\nbad\r\nread /a\n{"action":"read","destination":"/a/y"}';
+    const whole = new BatchProcessor(set);
+    const expected = whole.push(input) + whole.end();
+    expect(expected.split('\n')).toHaveLength(6);
+    expect(JSON.parse(expected.split('\n')[2]!)).toMatchObject({ line: 4, input: 'bad' });
+    expect(whole.counts).toEqual({ total: 5, denied: 1, errors: 1 });
+    for (let size = 1; size <= 7; size++) {
+      const b = new BatchProcessor(set);
+      let got = '';
+      for (let i = 0; i < input.length; i += size) got += b.push(input.slice(i, i + size));
+      got += b.end();
+      expect(got).toBe(expected);
+      expect(b.counts).toEqual(whole.counts);
+    }
   });
 });

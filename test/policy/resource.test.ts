@@ -234,6 +234,11 @@ describe('network destinations', () => {
     ['[::ffff:a01:203]:22', '10.1.2.3', 22, 4],
     ['https://[2001:db8::1]/x', '2001:db8::1', 443, 6],
     ['http://10.1.2.3/', '10.1.2.3', 80, 4],
+    ['a.com.', 'a.com', 443, 0],
+    ['a_b.c-d.com:8080', 'a_b.c-d.com', 8080, 0],
+    ['a', 'a', 443, 0],
+    ['0.0.0.0:1', '0.0.0.0', 1, 4],
+    [`${'a'.repeat(63)}.com`, `${'a'.repeat(63)}.com`, 443, 0],
   ];
   it.each(cases)('%s → %s port %i', (value, host, port, family) => {
     const d = parseDestination('network', value);
@@ -252,6 +257,22 @@ describe('network destinations', () => {
     ['999.1.1.1', 'not a valid IPv4'],
     ['example..com', 'empty label'],
     ['[example.com]:22', 'only for IPv6'],
+    // the fast path hands these to the full parser, which names the problem
+    ['-a.com', 'start or end with "-"'],
+    ['a-.com', 'start or end with "-"'],
+    ['a.com-', 'start or end with "-"'],
+    ['a.com-:443', 'start or end with "-"'],
+    ['.', 'empty label'],
+    ['.com', 'empty label'],
+    ['a..', 'empty label'],
+    ['a.com..', 'empty label'],
+    [`${'a'.repeat(64)}.com`, '63 characters'],
+    [`x.${'a'.repeat(64)}`, '63 characters'],
+    [`${'a.'.repeat(127)}com`, '253 characters'],
+    ['1.2.3.4.5', 'not a valid IPv4'],
+    ['1.2.3.4:0', 'outside 1–65535'],
+    ['x:', 'port is empty'],
+    ['x:123456', 'not a number'],
   ];
   it.each(bad)('refuses %j', (value, fragment) => {
     expect(() => parseDestination('network', value)).toThrow(ValidationError);

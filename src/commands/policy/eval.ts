@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { evaluateLine } from '../../policy/batch.js';
+import { BatchProcessor } from '../../policy/batch.js';
 import { type CompiledPolicySet, compilePolicies, type EvalResult, evaluate } from '../../policy/engine.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { describeNotEvaluated, loadPolicies, type PolicySources } from './sources.js';
@@ -113,31 +113,16 @@ async function write(ctx: Context, chunk: string): Promise<void> {
 }
 
 async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions): Promise<number> {
-  let lineNo = 0;
-  let rest = '';
-  let total = 0;
-  let denied = 0;
-  let errors = 0;
-  const explain = { explain: opts.explain };
-  const doLines = async (text: string, final: boolean): Promise<void> => {
-    const lines = text.split('\n');
-    rest = final ? '' : lines.pop()!;
-    const out: string[] = [];
-    for (const line of lines) {
-      lineNo++;
-      const r = evaluateLine(set, line, lineNo, explain);
-      if (r === null) continue;
-      total++;
-      if (r.error) errors++;
-      else if (r.denied) denied++;
-      out.push(r.text);
-    }
-    if (out.length > 0) await write(ctx, `${out.join('\n')}\n`);
-  };
+  const batch = new BatchProcessor(set, { explain: opts.explain });
+  const decoder = new TextDecoder();
   for await (const chunk of ctx.io.stdin) {
-    await doLines(rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')), false);
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    const out = batch.push(text);
+    if (out !== '') await write(ctx, out);
   }
-  if (rest !== '') await doLines(rest, true);
+  const last = batch.push(decoder.decode()) + batch.end();
+  if (last !== '') await write(ctx, last);
+  const { total, denied, errors } = batch.counts;
   ctx.output.info(
     `${total} request${total === 1 ? '' : 's'}: ${total - denied - errors} allowed, ${denied} denied, ${errors} malformed`,
   );
