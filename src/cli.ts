@@ -44,13 +44,11 @@ function isCommanderError(err: unknown): err is CommanderLikeError {
 export function report(err: unknown, io: IO, mode: { json: boolean; debug: boolean }): number {
   if (isCommanderError(err)) {
     // --help and --version end through the same path as errors.
-    if (
-      err.code === 'commander.helpDisplayed' ||
-      err.code === 'commander.version' ||
-      err.code === 'commander.help'
-    ) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
       return ExitCode.OK;
     }
+    // A group named without a verb (`hubctl token`): commander printed its help on stderr.
+    if (err.code === 'commander.help') return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     const message = err.message.replace(/^error: /, '');
     write(io, mode.json, 'USAGE', message, 'Run the command with --help for its usage.');
     return ExitCode.USAGE;

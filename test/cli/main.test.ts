@@ -34,6 +34,15 @@ describe('the CLI shell', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('a group without a verb: its help on stderr, exit 2', async () => {
+    const r = await runCli(['token']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Usage: hubctl token');
+    expect((await runCli(['help', 'token'])).code).toBe(0);
+    expect((await runCli(['token', '--help'])).code).toBe(0);
+  });
+
   it('no arguments: help on stdout, exit 2', async () => {
     const r = await runCli([]);
     expect(r.code).toBe(2);
