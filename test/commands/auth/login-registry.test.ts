@@ -45,6 +45,18 @@ describeWithRegistry('auth login against a real registry', () => {
     expect(stored()[registry.host].secret).toBe(pat);
   });
 
+  it('with --debug the trace shows the exchange but never the secret or its Basic encoding', async () => {
+    const r = await h.run(['--debug', 'auth', 'login', registry.host, '-u', 'alice', '--password-stdin'], {
+      stdin: 'alice-password',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('[debug] > GET http://127.0.0.1');
+    expect(r.stderr).toContain('authorization: Basic ***');
+    const out = r.stdout + r.stderr;
+    expect(out).not.toContain('alice-password');
+    expect(out).not.toContain(Buffer.from('alice:alice-password').toString('base64'));
+  });
+
   it('a wrong password: exit 4, nothing stored', async () => {
     const r = await h.run(['auth', 'login', registry.host, '-u', 'alice', '--password-stdin'], {
       stdin: 'nope',
