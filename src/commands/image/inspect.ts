@@ -90,7 +90,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
       ['Media type', base.mediaType],
       ['Manifests', entries.length],
     ]);
-    ctx.output.line();
+    if (ctx.output.isTTY) ctx.output.line();
     await ctx.output.table(
       ['PLATFORM', 'DIGEST', { header: 'SIZE', align: 'right' }],
       entries.map((d) => [formatPlatform(d.platform), d.digest, d.size]),
@@ -114,7 +114,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
     ['Config', img.config.digest],
     ['Layers', `${img.layers.length} (${formatBytes(layersSize)})`],
   ]);
-  ctx.output.line();
+  if (ctx.output.isTTY) ctx.output.line();
   await ctx.output.table(
     ['LAYER', 'MEDIA TYPE', { header: 'SIZE', align: 'right' }],
     img.layers.map((l) => [l.digest, l.mediaType, l.size]),
