@@ -59,7 +59,13 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
   }
 
   async function registry(host: string): Promise<Credential | undefined> {
-    if (isDockerHubRegistry(host)) return hub();
+    if (isDockerHubRegistry(host)) {
+      // Docker Hub's registry takes the hub account — only when that account is Docker Hub's: a
+      // credential for another --base-url (a staging hub) is never offered to docker.io.
+      if (DOCKER_HUB_API_HOSTS.has(new URL(settings.baseUrl).hostname)) return hub();
+      const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
+      return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+    }
     const stored = deps.store().registryCredential(host);
     if (stored) return { ...stored, source: `stored credential for ${host}` };
     const docker = await dockerCredential(env, host, deps.helperRunner);

@@ -184,6 +184,28 @@ describe('registry credentials', () => {
     }
   });
 
+  it("a credential for another hub (--base-url) is never offered to docker.io; docker's own login is", async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', {
+      username: 'staging-user',
+      secret: 'staging-secret',
+    });
+    const docker = dockerDir({
+      auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+    });
+    const env = { DOCKER_CONFIG: docker, HUBCTL_USERNAME: 'envuser', HUBCTL_TOKEN: 'env-secret' };
+    const c = chain(env, { store, baseUrl: 'https://hub.staging.example' });
+    expect((await c.hub())?.username).toBe('envuser');
+    expect(await c.registry('docker.io')).toEqual({
+      username: 'dockeruser',
+      secret: 'dpw',
+      source: 'docker config.json (auths)',
+    });
+    expect(
+      await chain({}, { store, baseUrl: 'https://hub.staging.example' }).registry('docker.io'),
+    ).toBeUndefined();
+  });
+
   it('a malformed docker config is ignored, not fatal, and the file is only read', async () => {
     const d = tmp('hubctl-docker-');
     writeFileSync(join(d, 'config.json'), '{ broken');
