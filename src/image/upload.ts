@@ -140,7 +140,16 @@ export async function pushBlob(
       }
       break;
     } catch (err) {
-      if (uc.signal.aborted || !isRetryable(err)) throw err;
+      if (uc.signal.aborted) throw err;
+      if (!isRetryable(err)) {
+        // Not a broken connection: this upload cannot succeed as it is; do not leave it behind.
+        uc.open.delete(entry);
+        await client.cancelUpload(repo, location).catch(() => undefined);
+        await uc.uploads?.remove(repo.registry, repo.repository, digest);
+        throw err;
+      }
+      // A lost answer to the final PUT: the registry may have the blob already.
+      if ((await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) break;
       if (++failures > MAX_FAILURES) throw asNetworkError(err, `pushing blob ${digest}`);
       const status: Awaited<ReturnType<RegistryClient['uploadStatus']>> = await client
         .uploadStatus(repo, location)

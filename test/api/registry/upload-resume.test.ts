@@ -24,6 +24,8 @@ describe('chunked upload resume from the registry Range', () => {
   let cutPatchNumber: number;
   let cutAfter: number;
   let patches: Array<{ range: string; received: number }>;
+  let committed: boolean;
+  let loseCommitAnswer: boolean;
   let uploads: UploadStateStore;
   const blob = randomBytes(300 * KiB);
   const digest = `sha256:${createHash('sha256').update(blob).digest('hex')}`;
@@ -36,13 +38,15 @@ describe('chunked upload resume from the registry Range', () => {
     patches = [];
     cutPatchNumber = -1;
     cutAfter = 0;
+    committed = false;
+    loseCommitAnswer = false;
     uploads = new UploadStateStore(mkdtempSync(join(tmpdir(), 'hubctl-uploads-')), () => Date.now());
     reg.handle((req, res) => {
       const u = new URL(req.url!, reg.url);
       const range = () => (stored.length === 0 ? '0-0' : `0-${stored.length - 1}`);
       if (u.pathname === '/v2/') return void res.end('{}');
       if (req.method === 'HEAD') {
-        res.writeHead(404);
+        res.writeHead(committed ? 200 : 404, committed ? { 'content-length': String(stored.length) } : {});
         return res.end();
       }
       if (req.method === 'POST') {
@@ -151,6 +155,29 @@ describe('chunked upload resume from the registry Range', () => {
     expect(patches[0]!.range).toBe(`${123 * KiB}-${223 * KiB - 1}`);
     expect(notes[0]).toMatch(/left by an earlier run at byte 125952/);
     expect(stored.equals(blob)).toBe(true);
+    expect(await uploads.list()).toEqual([]);
+  });
+
+  it('a lost answer to the final PUT: the blob is there (HEAD), nothing is uploaded again', async () => {
+    loseCommitAnswer = true;
+    const notes: string[] = [];
+    expect(await pushBlob(context(notes), digest, blob.length, open)).toBe('pushed');
+    expect(patches).toHaveLength(3);
+    expect(reg.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(reg.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(await uploads.list()).toEqual([]);
+  });
+
+  it('a refused upload (DIGEST_INVALID) is cancelled and forgotten, not retried', async () => {
+    const notes: string[] = [];
+    const wrong = Buffer.from(blob);
+    wrong[5] = (wrong[5] ?? 0) ^ 0xff;
+    const corrupt = (start: number, end: number) =>
+      Promise.resolve(Readable.from([wrong.subarray(start, end)]));
+    const err = await pushBlob(context(notes), digest, blob.length, corrupt).catch((e) => e);
+    expect(err.message).toMatch(/DIGEST_INVALID/);
+    expect(reg.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(reg.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
     expect(await uploads.list()).toEqual([]);
   });
 });
