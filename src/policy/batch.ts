@@ -79,9 +79,24 @@ function quote(v: string): string {
   return `"${v}"`;
 }
 
+function actionHead(action: string): string {
+  switch (action) {
+    case 'connect:tcp':
+      return '{"action":"connect:tcp","destination":';
+    case 'connect:udp':
+      return '{"action":"connect:udp","destination":';
+    case 'read':
+      return '{"action":"read","destination":';
+    case 'write':
+      return '{"action":"write","destination":';
+    default:
+      return `{"action":${quote(action)},"destination":`;
+  }
+}
+
 /** The output line (no newline) of a decided request. Frozen results' tails are cached. */
 export function formatDecisionLine(req: BatchRequest, r: EvalResult): string {
-  return `{"action":${quote(req.action)},"destination":${quote(req.destination)}${tailOf(r)}`;
+  return `${actionHead(req.action)}${quote(req.destination)}${tailOf(r)}`;
 }
 
 export function formatErrorLine(lineNo: number, input: string, err: unknown): string {

@@ -64,12 +64,15 @@ interface Entry {
 
 /** Entries of one index key, split by port (port 0: any port). */
 class Bucket {
+  /** The single any-port entry, when there is exactly one (saves a load on the hot path). */
+  only: Entry | null = null;
   any: Entry[] = [];
   ports: Map<number, Entry[]> | null = null;
 
   add(e: Entry, port: number): void {
     if (port === 0) {
       this.any.push(e);
+      this.only = this.any.length === 1 ? e : null;
       return;
     }
     this.ports ??= new Map();
@@ -80,8 +83,11 @@ class Bucket {
 }
 
 function collect(b: Bucket, port: number, out: Entry[]): void {
-  const any = b.any;
-  for (let i = 0; i < any.length; i++) out.push(any[i]!);
+  if (b.only !== null) out.push(b.only);
+  else {
+    const any = b.any;
+    for (let i = 0; i < any.length; i++) out.push(any[i]!);
+  }
   if (b.ports !== null) {
     const list = b.ports.get(port);
     if (list !== undefined) for (let i = 0; i < list.length; i++) out.push(list[i]!);
@@ -324,6 +330,14 @@ export interface CompiledPolicySet {
   readonly filesystem: ReadonlyMap<string, FilesystemIndex>;
   /** @internal */
   readonly noMatch: EvalResult;
+  /** @internal the indexes of the four actions, picked by string comparison (no hashing) */
+  readonly tcp: NetworkIndex;
+  /** @internal */
+  readonly udp: NetworkIndex;
+  /** @internal */
+  readonly read: FilesystemIndex;
+  /** @internal */
+  readonly write: FilesystemIndex;
 }
 
 /**
@@ -363,6 +377,12 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
         const fs = domain === 'filesystem' ? parseFilesystemResource(resource) : null;
         const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
         const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs, solo: null };
+        e.solo = Object.freeze({
+          decision,
+          reason: reasonOf(e.deny, [out]),
+          matched: Object.freeze([out]) as unknown as MatchedRule[],
+          notEvaluated: notEvaluated as NotEvaluated[],
+        }) as EvalResult;
         for (const a of new Set(r.actions)) {
           if (net) network.get(a)?.add(net, e);
           else if (fs) filesystem.get(a)?.add(fs, e);
@@ -377,15 +397,30 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
     matched: Object.freeze([]) as unknown as MatchedRule[],
     notEvaluated: frozenNE,
   }) as EvalResult;
-  return { policies, notEvaluated: frozenNE, ruleCount, network, filesystem, noMatch };
+  return {
+    policies,
+    notEvaluated: frozenNE,
+    ruleCount,
+    network,
+    filesystem,
+    noMatch,
+    tcp: network.get('connect:tcp')!,
+    udp: network.get('connect:udp')!,
+    read: filesystem.get('read')!,
+    write: filesystem.get('write')!,
+  };
 }
 
 const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
 
+function unknownAction(action: string): ValidationError {
+  return new ValidationError(`unknown action "${action}"; hubctl evaluates ${ALLOWED}`);
+}
+
 /** The domain whose destinations an action takes; throws ValidationError for an unknown action. */
 export function domainForEvaluation(action: string): Domain {
   const d = domainOfAction(action);
-  if (!d) throw new ValidationError(`unknown action "${action}"; hubctl evaluates ${ALLOWED}`);
+  if (!d) throw unknownAction(action);
   return d;
 }
 
@@ -403,29 +438,23 @@ export function evaluate(
 ): EvalResult {
   const out = scratch;
   out.length = 0;
-  const net = set.network.get(action);
   let nd: NetworkDestination | null = null;
   let fd: FilesystemDestination | null = null;
-  if (net !== undefined) {
+  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+  if (net !== null) {
     nd = parseNetworkDestination(destination);
     net.lookup(nd, out);
   } else {
-    const fs = set.filesystem.get(action);
-    if (fs === undefined) domainForEvaluation(action);
+    const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
+    if (fs === null) throw unknownAction(action);
     fd = parseFilesystemDestination(destination);
-    fs!.lookup(fd, out);
+    fs.lookup(fd, out);
   }
   const explain = opts !== undefined && opts.explain === true;
   if (out.length === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
   if (out.length === 1 && !explain) {
     const e = out[0]!;
-    e.solo ??= Object.freeze({
-      decision: e.out.decision,
-      reason: reasonOf(e.deny, [e.out]),
-      matched: Object.freeze([e.out]) as unknown as MatchedRule[],
-      notEvaluated: set.notEvaluated as NotEvaluated[],
-    }) as EvalResult;
-    return e.solo;
+    return e.solo!;
   }
   sortBySeq(out);
   let deny = false;
