@@ -8,6 +8,8 @@ interface Node {
   path: string;
   subcommands: { name: string; description: string }[];
   options: { flag: string; description: string; takesValue: boolean }[];
+  /** Fixed values of its arguments (`completion <shell>`: bash, zsh, fish). */
+  choices: string[];
 }
 
 function nodesOf(program: Command): Node[] {
@@ -26,6 +28,7 @@ function nodesOf(program: Command): Node[] {
             takesValue: o.required || o.optional,
           }));
         }),
+      choices: cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
     });
     for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
   };
@@ -56,6 +59,7 @@ function caseArms(nodes: Node[], globals: string[]): string {
     .map((n) => {
       const words = [
         ...n.subcommands.map((s) => s.name),
+        ...n.choices,
         ...n.options.map((o) => o.flag),
         ...(n.path ? globals : []),
       ];
@@ -132,6 +136,8 @@ function fish(nodes: Node[]): string {
     for (const s of n.subcommands) {
       lines.push(`complete -c hubctl -n ${quote(cond)} -a ${s.name} -d ${quote(s.description)}`);
     }
+    if (n.choices.length > 0)
+      lines.push(`complete -c hubctl -n ${quote(cond)} -a ${quote(n.choices.join(' '))}`);
     for (const o of n.options) {
       const flag = o.flag.startsWith('--') ? `-l ${o.flag.slice(2)}` : `-s ${o.flag.slice(1)}`;
       const scope = parts.length === 0 ? '' : `-n ${quote(cond)} `;
