@@ -53,7 +53,7 @@ _hubctl() {
     "config get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "config set") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "config unset") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "completion") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "completion") cands="bash zsh fish --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
   esac
   COMPREPLY=($(compgen -W "$cands" -- "$cur"))
 }

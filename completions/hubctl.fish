@@ -87,3 +87,4 @@ complete -c hubctl -n '__fish_seen_subcommand_from config' -a list -d 'Show the 
 complete -c hubctl -n '__fish_seen_subcommand_from config' -a get -d 'Print one setting of the profile as stored (base-url, governance-url, org, username)'
 complete -c hubctl -n '__fish_seen_subcommand_from config' -a set -d 'Store a setting in the profile (base-url, governance-url, org, username)'
 complete -c hubctl -n '__fish_seen_subcommand_from config' -a unset -d 'Remove a setting from the profile'
+complete -c hubctl -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'

@@ -61,6 +61,13 @@ describe('bash completion', () => {
     );
   });
 
+  it('offers the fixed values of an argument: hubctl completion <TAB>', () => {
+    expect(bashComplete(['hubctl', 'completion', ''])).toEqual(
+      expect.arrayContaining(['bash', 'zsh', 'fish']),
+    );
+    expect(bashComplete(['hubctl', 'completion', 'z'])).toEqual(['zsh']);
+  });
+
   it('registers itself for hubctl', () => {
     const r = spawnSync('bash', ['-c', 'source "$1"; complete -p hubctl', 'x', scripts.bash!], {
       encoding: 'utf8',
@@ -113,5 +120,6 @@ describe.skipIf(!has('fish'))('fish completion', () => {
     expect(fishComplete('hubctl tok')).toEqual(['token']);
     expect(fishComplete('hubctl token ')).toEqual(expect.arrayContaining(['create', 'list', 'delete']));
     expect(fishComplete('hubctl token create --l')).toEqual(['--label']);
+    expect(fishComplete('hubctl completion ')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
   });
 });
