@@ -141,6 +141,9 @@ export async function pushBlob(
       break;
     } catch (err) {
       if (uc.signal.aborted) throw err;
+      // A lost answer to the final PUT (and a repeated PUT then refused as an unknown upload):
+      // the registry may have the blob already.
+      if ((await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) break;
       if (!isRetryable(err)) {
         // Not a broken connection: this upload cannot succeed as it is; do not leave it behind.
         uc.open.delete(entry);
@@ -148,8 +151,6 @@ export async function pushBlob(
         await uc.uploads?.remove(repo.registry, repo.repository, digest);
         throw err;
       }
-      // A lost answer to the final PUT: the registry may have the blob already.
-      if ((await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) break;
       if (++failures > MAX_FAILURES) throw asNetworkError(err, `pushing blob ${digest}`);
       const status: Awaited<ReturnType<RegistryClient['uploadStatus']>> = await client
         .uploadStatus(repo, location)
