@@ -141,7 +141,10 @@ describeWithRegistry('uploads across interruptions', () => {
     expect(location).toBeDefined();
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('> DELETE http://127.0.0.1');
-    expect(r.stderr).toMatch(/< 204 http:\/\/127\.0\.0\.1:\d+\/v2\/ctrlc\/app\/blobs\/uploads\//);
+    // 204 when the abort fell between two PATCHes; 404 when it cut one (distribution then drops
+    // the upload itself). (The registry's own handler of the cut PATCH may still be running and
+    // write after the DELETE; that is inside the registry and not checked here.)
+    expect(r.stderr).toMatch(/< (204|404) http:\/\/127\.0\.0\.1:\d+\/v2\/ctrlc\/app\/blobs\/uploads\//);
     expect(savedUploads(env)).toEqual([]);
     // Nothing was pushed.
     const d = await w.run(['image', 'digest', `${R}/ctrlc/app:1`], { env });
