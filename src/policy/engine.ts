@@ -1,6 +1,6 @@
-// The compiled evaluator (decisions §4). Rules are compiled per action into indexes — exact
-// hostnames in a Map, `*.`/`**.` suffixes in a reversed-character trie that is checked at label
-// boundaries, CIDRs in binary tries for IPv4 and IPv6, path globs in a segment trie walked as a
+// The compiled evaluator (decisions §4). Rules are compiled per action into indexes — hostnames
+// and `*.`/`**.` suffixes in one label trie read from the last label (children found by a hash of
+// the label, no substrings made), CIDRs in binary tries for IPv4 and IPv6, path globs in a segment trie walked as a
 // small NFA — so a decision costs O(length of the destination), not O(number of rules). The hot path
 // allocates nothing beyond the parsed destination when one rule decides. Pure: no IO.
 import { ValidationError } from '../errors.js';
@@ -94,13 +94,59 @@ function collect(b: Bucket, port: number, out: Entry[]): void {
   }
 }
 
-/** A node of the label trie: one per suffix of whole labels, read from the right. */
+/**
+ * A node of the label trie: one per suffix of whole labels, read from the right (`com`, then
+ * `example.com`, …). Children are found by a hash of the label computed over the destination's own
+ * characters, then checked character by character: no substring is made on the hot path.
+ */
 class LabelNode {
-  next: Map<string, LabelNode> | null = null;
+  readonly label: string;
+  /** Another child of the same parent whose label has the same hash. */
+  sibling: LabelNode | null = null;
+  next: Map<number, LabelNode> | null = null;
+  /** The host itself (`example.com`, any or one port). */
+  exact: Bucket | null = null;
   /** `*.<suffix>`: one more label. */
   one: Bucket | null = null;
   /** `**.<suffix>`: one or more labels. */
   many: Bucket | null = null;
+  constructor(label: string) {
+    this.label = label;
+  }
+}
+
+/** FNV-1a of s[start, end), folded to 30 bits so that it stays a small integer. */
+function labelHash(s: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 2;
+}
+
+function childOf(node: LabelNode, s: string, start: number, end: number): LabelNode | null {
+  if (node.next === null) return null;
+  let c = node.next.get(labelHash(s, start, end)) ?? null;
+  const len = end - start;
+  while (c !== null) {
+    const label = c.label;
+    if (label.length === len) {
+      let i = 0;
+      while (i < len && label.charCodeAt(i) === s.charCodeAt(start + i)) i++;
+      if (i === len) return c;
+    }
+    c = c.sibling;
+  }
+  return null;
+}
+
+function addChild(node: LabelNode, label: string): LabelNode {
+  const found = childOf(node, label, 0, label.length);
+  if (found !== null) return found;
+  const child = new LabelNode(label);
+  node.next ??= new Map();
+  const key = labelHash(label, 0, label.length);
+  child.sibling = node.next.get(key) ?? null;
+  node.next.set(key, child);
+  return child;
 }
 
 class BitNode {
@@ -119,8 +165,7 @@ function bitChild(n: BitNode, bit: number): BitNode {
 }
 
 class NetworkIndex {
-  readonly exact = new Map<string, Bucket>();
-  readonly suffixes = new LabelNode();
+  readonly names = new LabelNode('');
   anyHost: Bucket | null = null;
   readonly v4 = new BitNode();
   readonly v6 = new BitNode();
@@ -130,12 +175,9 @@ class NetworkIndex {
   add(p: NetworkPattern, e: Entry): void {
     switch (p.kind) {
       case 'host': {
-        let b = this.exact.get(p.host);
-        if (!b) {
-          b = new Bucket();
-          this.exact.set(p.host, b);
-        }
-        b.add(e, p.port);
+        const node = this.nameNode(p.host);
+        node.exact ??= new Bucket();
+        node.exact.add(e, p.port);
         return;
       }
       case 'any':
@@ -144,18 +186,7 @@ class NetworkIndex {
         return;
       case 'one':
       case 'many': {
-        let node = this.suffixes;
-        const labels = p.suffix.split('.');
-        for (let i = labels.length - 1; i >= 0; i--) {
-          const label = labels[i]!;
-          node.next ??= new Map();
-          let child = node.next.get(label);
-          if (!child) {
-            child = new LabelNode();
-            node.next.set(label, child);
-          }
-          node = child;
-        }
+        const node = this.nameNode(p.suffix);
         if (p.kind === 'one') {
           node.one ??= new Bucket();
           node.one.add(e, p.port);
@@ -184,27 +215,37 @@ class NetworkIndex {
     }
   }
 
+  /** The trie node of a name, created as needed. */
+  private nameNode(name: string): LabelNode {
+    let node = this.names;
+    const labels = name.split('.');
+    for (let i = labels.length - 1; i >= 0; i--) node = addChild(node, labels[i]!);
+    return node;
+  }
+
   lookup(d: NetworkDestination, out: Entry[]): void {
     const port = d.port;
     if (this.anyHost !== null) collect(this.anyHost, port, out);
     if (d.family === 0) {
+      // Walk the label trie from the last label; stop at the first suffix no pattern names.
       const h = d.host;
-      const b = this.exact.get(h);
-      if (b !== undefined) collect(b, port, out);
-      // walk the label trie from the last label; stop at the first suffix no pattern has
-      let node: LabelNode | undefined = this.suffixes;
       const firstDot = h.indexOf('.');
+      let node: LabelNode | null = this.names;
       let end = h.length;
-      while (end > 0 && node.next !== null) {
+      for (;;) {
         const dot = h.lastIndexOf('.', end - 1);
-        node = node.next.get(h.slice(dot + 1, end));
-        if (node === undefined || dot < 0) return;
+        node = childOf(node, h, dot + 1, end);
+        if (node === null) return;
+        if (dot < 0) {
+          // every label consumed: the host itself
+          if (node.exact !== null) collect(node.exact, port, out);
+          return;
+        }
         // node is the suffix h[dot + 1 …]; at least one label remains before it
         if (node.many !== null) collect(node.many, port, out);
         if (node.one !== null && dot === firstDot) collect(node.one, port, out);
         end = dot;
       }
-      return;
     }
     if (d.family === 4) {
       if (!this.hasV4) return;
