@@ -1,8 +1,8 @@
-// The compiled evaluator (decisions §4). Rules are compiled per action into indexes — hostnames
+// The compiled evaluator (decisions §4). Rules are compiled per action into indexes: hostnames
 // and `*.`/`**.` suffixes in one label trie read from the last label (children found by a hash of
-// the label, no substrings made), CIDRs in binary tries for IPv4 and IPv6, path globs in a segment trie walked as a
-// small NFA — so a decision costs O(length of the destination), not O(number of rules). The hot path
-// allocates nothing beyond the parsed destination when one rule decides. Pure: no IO.
+// the label, no substrings made), CIDRs in binary tries for IPv4 and IPv6, path globs in a segment
+// trie walked as a small NFA. A decision costs O(length of the destination), not O(number of
+// rules), and allocates nothing beyond the parsed destination when one rule decides. Pure: no IO.
 import { ValidationError } from '../errors.js';
 import type { PolicyDoc } from './document.js';
 import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';

@@ -105,6 +105,28 @@ describe('network semantics (decisions §4)', () => {
     expect(evaluate(set, 'connect:tcp', '169.254.169.253:80').decision).toBe('allow');
   });
 
+  it('tells apart labels whose trie hashes collide', async () => {
+    // "x2q8" and "xib4c", "y07abx" and "y0b406" have the same 30-bit FNV-1a hash: the trie must
+    // compare the labels (by length, then character by character)
+    const d = await docs({
+      name: 'p',
+      rules: [
+        ['a', TCP, 'allow', ['x2q8.example.com', '*.x2q8.test']],
+        ['b', TCP, 'deny', ['xib4c.example.com', '*.xib4c.test']],
+        ['c', TCP, 'allow', ['y07abx.example.com']],
+        ['d', TCP, 'deny', ['y0b406.example.com']],
+      ],
+    });
+    const set = compilePolicies(d);
+    expect(evaluate(set, 'connect:tcp', 'x2q8.example.com').matched.map((m) => m.rule)).toEqual(['a']);
+    expect(evaluate(set, 'connect:tcp', 'xib4c.example.com').matched.map((m) => m.rule)).toEqual(['b']);
+    expect(evaluate(set, 'connect:tcp', 'api.x2q8.test').decision).toBe('allow');
+    expect(evaluate(set, 'connect:tcp', 'api.xib4c.test').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'xib4d.example.com').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'y07abx.example.com').matched.map((m) => m.rule)).toEqual(['c']);
+    expect(evaluate(set, 'connect:tcp', 'y0b406.example.com').matched.map((m) => m.rule)).toEqual(['d']);
+  });
+
   it('a rule matches only for its own actions', async () => {
     const rules: R[] = [['udp-dns', ['connect:udp'], 'allow', ['8.8.8.8:53']]];
     expect(await decide(rules, 'connect:udp', '8.8.8.8:53')).toBe('allow');
