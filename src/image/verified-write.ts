@@ -4,10 +4,10 @@
 // after a digest mismatch it is removed, so nothing corrupt is left behind.
 
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, stat, truncate, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rename, stat, truncate, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HubctlError, IntegrityError, NetworkError } from '../errors.js';
 
@@ -82,26 +82,31 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
           hash = createHash('sha256');
           have = 0;
         }
-        const meter = new Transform({
-          transform(chunk: Buffer, _enc, cb) {
-            if (have + chunk.length > size) {
-              cb(new IntegrityError(`blob ${digest} is larger than the ${size} bytes its descriptor says`));
-              return;
+        // One writable that hashes and appends: chunks are batched into writev calls.
+        const fh = await open(opts.partialPath, 'a');
+        const sink = new Writable({
+          highWaterMark: 4 << 20,
+          writev(chunks, cb) {
+            const bufs: Buffer[] = [];
+            for (const { chunk } of chunks) {
+              const b = chunk as Buffer;
+              if (have + b.length > size) {
+                cb(new IntegrityError(`blob ${digest} is larger than the ${size} bytes its descriptor says`));
+                return;
+              }
+              hash.update(b);
+              have += b.length;
+              bufs.push(b);
             }
-            hash.update(chunk);
-            have += chunk.length;
             opts.onProgress?.(have);
-            cb(null, chunk);
+            fh.writev(bufs).then(() => cb(), cb);
           },
         });
-        await pipeline(
-          body,
-          meter,
-          createWriteStream(opts.partialPath, { flags: 'a', highWaterMark: 1 << 20 }),
-          {
-            signal: opts.signal,
-          },
-        );
+        try {
+          await pipeline(body, sink, { signal: opts.signal });
+        } finally {
+          await fh.close().catch(() => undefined);
+        }
         if (have < size)
           throw new NetworkError(`the download of ${digest} ended after ${have} of ${size} bytes`);
       }
