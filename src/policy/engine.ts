@@ -13,6 +13,7 @@ import {
   parseNetworkResource,
 } from './network.js';
 import {
+  describePathMatch,
   type FilesystemDestination,
   type FilesystemPattern,
   matchSegment,
@@ -571,7 +572,8 @@ function whyOf(e: Entry, nd: NetworkDestination | null, fd: FilesystemDestinatio
   if (e.fs && fd) {
     const p = e.fs;
     if (p.literal) return `path ${fd.path} is exactly ${p.canonical}`;
-    return `pattern ${p.canonical} matches ${fd.path}`;
+    const took = describePathMatch(p, fd);
+    return `pattern ${p.canonical} matches ${fd.path}${took ? `: ${took}` : ''}`;
   }
   return '';
 }

@@ -181,3 +181,49 @@ export function matchPath(p: FilesystemPattern, d: FilesystemDestination): boole
   while (i < ps.length && ps[i]!.kind === 'globstar') i++;
   return i === ps.length;
 }
+
+/**
+ * What each wildcard of a matching pattern took from the path, for `--explain`:
+ * `"**" took "app/main.go"`, `"*.log" took "x.log"`; null when the pattern does not match.
+ */
+export function describePathMatch(p: FilesystemPattern, d: FilesystemDestination): string | null {
+  if (p.home !== d.home) return null;
+  const ps = p.segments;
+  const ds = d.segments;
+  // start[k]: where pattern segment k began in the path, in the successful alignment
+  const start: number[] = new Array(ps.length + 1).fill(0);
+  let i = 0;
+  let j = 0;
+  let starI = -1;
+  let starJ = 0;
+  while (j < ds.length) {
+    const seg = ps[i];
+    if (seg !== undefined && seg.kind === 'globstar') {
+      start[i] = j;
+      starI = i++;
+      starJ = j;
+    } else if (seg !== undefined && matchSegment(seg, ds[j]!)) {
+      start[i] = j;
+      i++;
+      j++;
+    } else if (starI >= 0) {
+      i = starI + 1;
+      j = ++starJ;
+    } else {
+      return null;
+    }
+  }
+  while (i < ps.length && ps[i]!.kind === 'globstar') start[i++] = j;
+  if (i !== ps.length) return null;
+  start[ps.length] = ds.length;
+  const parts: string[] = [];
+  ps.forEach((seg, k) => {
+    if (seg.kind === 'globstar') {
+      const taken = ds.slice(start[k], start[k + 1]);
+      parts.push(taken.length === 0 ? '"**" took nothing' : `"**" took "${taken.join('/')}"`);
+    } else if (seg.kind === 'glob') {
+      parts.push(`"${seg.text}" took "${ds[start[k]!]}"`);
+    }
+  });
+  return parts.join(', ');
+}

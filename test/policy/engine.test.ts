@@ -266,7 +266,7 @@ describe('filesystem semantics (decisions §4)', () => {
     expect(evaluate(set, 'write', '~/src/vendor/x').decision).toBe('deny');
     expect(evaluate(set, 'write', '~/src/app/x').decision).toBe('allow');
     expect(evaluate(set, 'read', '~/src/vendor/x', { explain: true }).matched[0]?.why).toBe(
-      'pattern ~/src/** matches ~/src/vendor/x',
+      'pattern ~/src/** matches ~/src/vendor/x: "**" took "vendor/x"',
     );
   });
 });
@@ -308,5 +308,25 @@ describe('not evaluated', () => {
     ]);
     expect(evaluate(set, 'connect:tcp', 'ok.test').decision).toBe('allow');
     expect(set.ruleCount).toBe(1);
+  });
+});
+
+describe('explaining path matches', () => {
+  it.each([
+    ['/data/**', '/data', 'pattern /data/** matches /data: "**" took nothing'],
+    [
+      '/data/**/secret',
+      '/data/a/b/secret',
+      'pattern /data/**/secret matches /data/a/b/secret: "**" took "a/b"',
+    ],
+    ['/**/x/**', '/a/x/b/x/c', 'pattern /**/x/** matches /a/x/b/x/c: "**" took "a", "**" took "b/x/c"'],
+    [
+      '/var/*/log/*.log',
+      '/var/app/log/x.log',
+      'pattern /var/*/log/*.log matches /var/app/log/x.log: "*" took "app", "*.log" took "x.log"',
+    ],
+  ])('%s vs %s', async (resource, path, why) => {
+    const set = compilePolicies(await docs({ name: 'p', rules: [['r', ['read'], 'allow', [resource]]] }));
+    expect(evaluate(set, 'read', path, { explain: true }).matched[0]?.why).toBe(why);
   });
 });

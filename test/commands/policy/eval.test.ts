@@ -91,7 +91,7 @@ describe('policy eval with files', () => {
         'allow',
         'reason: allowed by rule "source-trees" of policy "developer-filesystem"',
         '  allow  rule "source-trees" of policy "developer-filesystem": ~/src/**',
-        '         pattern ~/src/** matches ~/src/app/main.go',
+        '         pattern ~/src/** matches ~/src/app/main.go: "**" took "app/main.go"',
         '',
       ].join('\n'),
     );
@@ -241,7 +241,7 @@ describe('policy eval --batch', () => {
     const r = await runPolicyCli(['policy', 'eval', '--batch', '--explain', '-f', FS], {
       stdin: 'read ~/src/x\n',
     });
-    expect(JSON.parse(r.stdout).matched[0].why).toBe('pattern ~/src/** matches ~/src/x');
+    expect(JSON.parse(r.stdout).matched[0].why).toBe('pattern ~/src/** matches ~/src/x: "**" took "x"');
   });
 });
 
