@@ -63,12 +63,11 @@ function importsOf(source: string): ImportRef[] {
     // `import { type A, type B } from` is type-only too.
     const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1];
     const allTyped =
-      names !== undefined &&
       names
-        .split(',')
+        ?.split(',')
         .map((n) => n.trim())
         .filter(Boolean)
-        .every((n) => n.startsWith('type '));
+        .every((n) => n.startsWith('type ')) === true;
     refs.push({ specifier: str(m[4]!), typeOnly: Boolean(m[2]) || allTyped });
   }
   // import('y') — a type annotation when followed by `.Name` directly.
