@@ -55,7 +55,9 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
 }
 
 /** A clock that moves only when told to: token expiry tests never sleep. */
-export function fixedClock(start = Date.parse('2026-11-22T12:00:00Z')): Clock & { advance(ms: number): void } {
+export function fixedClock(
+  start = Date.parse('2026-11-22T12:00:00Z'),
+): Clock & { advance(ms: number): void } {
   let now = start;
   return {
     now: () => now,
@@ -69,7 +71,11 @@ export function fixedClock(start = Date.parse('2026-11-22T12:00:00Z')): Clock & 
 }
 
 /** A prompter that answers from a script and fails on any question it was not given. */
-export function scriptedPrompter(answers: { secret?: string[]; text?: string[]; confirm?: boolean[] }): Prompter & {
+export function scriptedPrompter(answers: {
+  secret?: string[];
+  text?: string[];
+  confirm?: boolean[];
+}): Prompter & {
   asked: string[];
 } {
   const asked: string[] = [];
