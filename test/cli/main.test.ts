@@ -95,6 +95,15 @@ describe('the CLI shell', () => {
     }
   });
 
+  it('colour only on a terminal, and never with --no-color or NO_COLOR', async () => {
+    const ansi = /\u001b\[/;
+    const env = { FORCE_COLOR: undefined, NO_COLOR: undefined };
+    expect((await runCli(['config', 'list'], { tty: true, env })).stdout).toMatch(ansi);
+    expect((await runCli(['--no-color', 'config', 'list'], { tty: true, env })).stdout).not.toMatch(ansi);
+    expect((await runCli(['config', 'list'], { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toMatch(ansi);
+    expect((await runCli(['config', 'list'], { tty: false, env })).stdout).not.toMatch(ansi);
+  });
+
   it('the hidden secret flags of auth login are not in its help', async () => {
     const r = await runCli(['auth', 'login', '--help']);
     expect(r.stdout).toContain('--password-stdin');
