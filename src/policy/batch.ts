@@ -2,7 +2,13 @@
 // `action destination`), one JSON decision a line out. A malformed line becomes an error record and
 // the batch goes on. Pure: the command does the reading and writing.
 import { HubctlError, ValidationError } from '../errors.js';
-import { type CompiledPolicySet, type EvalResult, type EvaluateOptions, evaluate } from './engine.js';
+import {
+  type CompiledPolicySet,
+  decisionJson,
+  type EvalResult,
+  type EvaluateOptions,
+  evaluate,
+} from './engine.js';
 
 export interface BatchRequest {
   action: string;
@@ -60,16 +66,6 @@ export function parseRequestLine(line: string): BatchRequest | null {
   return { action, destination };
 }
 
-const tails = new WeakMap<EvalResult, string>();
-
-function tailOf(r: EvalResult): string {
-  let t = tails.get(r);
-  if (t !== undefined) return t;
-  t = `,"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}}`;
-  if (Object.isFrozen(r)) tails.set(r, t);
-  return t;
-}
-
 /** JSON string text; plain strings (no quote, backslash or control character) without JSON.stringify. */
 function quote(v: string): string {
   for (let i = 0; i < v.length; i++) {
@@ -94,9 +90,9 @@ function actionHead(action: string): string {
   }
 }
 
-/** The output line (no newline) of a decided request. Frozen results' tails are cached. */
+/** The output line (no newline) of a decided request. */
 export function formatDecisionLine(req: BatchRequest, r: EvalResult): string {
-  return `${actionHead(req.action)}${quote(req.destination)}${tailOf(r)}`;
+  return `${actionHead(req.action)}${quote(req.destination)},${decisionJson(r)}}`;
 }
 
 export function formatErrorLine(lineNo: number, input: string, err: unknown): string {

@@ -419,12 +419,12 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
         const fs = domain === 'filesystem' ? parseFilesystemResource(resource) : null;
         const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
         const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs, solo: null };
-        e.solo = Object.freeze({
+        e.solo = shared({
           decision,
           reason: reasonOf(e.deny, [out]),
           matched: Object.freeze([out]) as unknown as MatchedRule[],
           notEvaluated: notEvaluated as NotEvaluated[],
-        }) as EvalResult;
+        });
         for (const a of new Set(r.actions)) {
           if (net) network.get(a)?.add(net, e);
           else if (fs) filesystem.get(a)?.add(fs, e);
@@ -433,12 +433,12 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
     }
   }
   const frozenNE = Object.freeze(notEvaluated) as NotEvaluated[];
-  const noMatch = Object.freeze({
+  const noMatch = shared({
     decision: 'deny',
     reason: NO_MATCH_REASON,
     matched: Object.freeze([]) as unknown as MatchedRule[],
     notEvaluated: frozenNE,
-  }) as EvalResult;
+  });
   return {
     policies,
     notEvaluated: frozenNE,
@@ -451,6 +451,26 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
     read: filesystem.get('read')!,
     write: filesystem.get('write')!,
   };
+}
+
+const DECISION_JSON: unique symbol = Symbol('decisionJson');
+
+function renderDecisionJson(r: EvalResult): string {
+  return `"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}`;
+}
+
+/** A result shared by every request it decides: frozen, with its JSON rendered once. */
+function shared(r: EvalResult): EvalResult {
+  Object.defineProperty(r, DECISION_JSON, { value: renderDecisionJson(r), enumerable: false });
+  return Object.freeze(r);
+}
+
+/**
+ * `"decision":…,"reason":…,"matched":[…]`: the JSON members of a result (no braces), for writers of
+ * one JSON object a line. Rendered once for the shared results of the common cases.
+ */
+export function decisionJson(r: EvalResult): string {
+  return (r as EvalResult & { [DECISION_JSON]?: string })[DECISION_JSON] ?? renderDecisionJson(r);
 }
 
 const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
