@@ -104,10 +104,16 @@ export async function pushBlob(
   if (resumed) location = resumed;
   else {
     const from = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
-    const started = await client.startUpload(
-      repo,
-      from && from !== repo.repository ? { digest, from } : undefined,
-    );
+    const mount = from && from !== repo.repository ? { digest, from } : undefined;
+    let started: Awaited<ReturnType<RegistryClient['startUpload']>>;
+    try {
+      started = await client.startUpload(repo, mount);
+    } catch (err) {
+      // No access to the mount's source (a token service may refuse the extra scope): upload.
+      if (!mount || !(err instanceof AuthError)) throw err;
+      uc.note?.(`could not mount ${digest} from ${mount.from} (${err.message}); uploading it`);
+      started = await client.startUpload(repo);
+    }
     if (started.mounted) {
       uc.progress.done(digest, size, 'mounted');
       return 'mounted';

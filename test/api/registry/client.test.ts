@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nextLink, RegistryClient, rangeEnd } from '../../../src/api/registry/client.js';
 import { ApiError, AuthError, IntegrityError, NotFoundError } from '../../../src/errors.js';
 import { createHttpClient } from '../../../src/http/client.js';
+import { type OpenUpload, pushBlob } from '../../../src/image/upload.js';
 import type { RepositoryName } from '../../../src/ref/reference.js';
 import { fixedClock } from '../../support/run-cli.js';
 import { type FakeServer, json, startFakeServer } from './fake-server.js';
@@ -364,5 +365,51 @@ describe('RegistryClient', () => {
     expect(rangeEnd('bytes=0-9')).toBe(10);
     expect(rangeEnd('0-0')).toBe(0);
     expect(rangeEnd(undefined)).toBeUndefined();
+  });
+
+  it('a token service refusing the mount source scope: the blob is uploaded instead', async () => {
+    reg.handle((req, res) => {
+      const u = new URL(req.url!, reg.url);
+      if (u.pathname === '/token') {
+        tokenRequests.push(u);
+        if (u.searchParams.getAll('scope').some((sc) => sc.startsWith('repository:team/base:')))
+          return json(res, 403, {});
+        return json(res, 200, { token: 'tok-1' });
+      }
+      if (!req.headers.authorization) {
+        res.writeHead(401, { 'www-authenticate': `Bearer realm="${reg.url}/token",service="fake"` });
+        return res.end();
+      }
+      if (req.method === 'HEAD') {
+        res.writeHead(404);
+        return res.end();
+      }
+      if (req.method === 'POST') {
+        res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u9?_state=z' });
+        return res.end();
+      }
+      res.writeHead(201, { 'docker-content-digest': u.searchParams.get('digest') ?? '' });
+      res.end();
+    });
+    const notes: string[] = [];
+    const data = Buffer.from('layer bytes');
+    const action = await pushBlob(
+      {
+        client: client(),
+        repo,
+        progress: { begin() {}, update() {}, done() {}, stop() {} },
+        signal: new AbortController().signal,
+        open: new Set<OpenUpload>(),
+        mountFrom: 'team/base',
+        note: (l) => notes.push(l),
+      },
+      sha(data),
+      data.length,
+      async () => (await import('node:stream')).Readable.from([data]),
+    );
+    expect(action).toBe('pushed');
+    expect(notes.join('\n')).toMatch(/could not mount .* from team\/base/);
+    const posts = reg.requests.filter((r) => r.method === 'POST').map((r) => r.url);
+    expect(posts).toEqual(['/v2/team/app/blobs/uploads/']);
   });
 });
