@@ -4,14 +4,13 @@ export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';
 export * from './model.js';
+export { NETWORK_FORMS, type NetworkPattern, parseNetworkResource } from './network.js';
 export {
+  DEFAULT_PORT,
   DESTINATION_FORMS,
-  NETWORK_FORMS,
   type NetworkDestination,
-  type NetworkPattern,
   parseNetworkDestination,
-  parseNetworkResource,
-} from './network.js';
+} from './network-destination.js';
 export {
   FILESYSTEM_FORMS,
   type FilesystemDestination,

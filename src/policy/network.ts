@@ -1,6 +1,6 @@
 // Network resources of rules (`example.com`, `*.example.com`, `**.example.com`, `**`, `host:port`,
-// IPs, CIDRs) and destinations of requests (`host`, `host:port`, `[v6]:port`, URLs), parsed into
-// small immutable values (decisions §4). Pure: no IO.
+// IPs, CIDRs), parsed into small immutable values (decisions §4), and the host grammar that
+// destinations (network-destination.ts) share. Pure: no IO.
 import { ValidationError } from '../errors.js';
 import {
   formatIPv4,
@@ -36,31 +36,13 @@ export type NetworkPattern =
       readonly canonical: string;
     };
 
-export interface NetworkDestination {
-  /** Lower-case hostname without trailing dot, or the canonical text of an IP. */
-  readonly host: string;
-  readonly port: number;
-  /** 0 for a hostname, 4 or 6 for an IP literal (IPv4-mapped IPv6 is 4). */
-  readonly family: 0 | 4 | 6;
-  readonly v4: number;
-  readonly v6: readonly number[] | null;
-}
-
 export const NETWORK_FORMS =
   'a hostname (example.com), *.example.com (one label), **.example.com (any depth), ** (every host), ' +
   'any of these with :port, an IP address (10.1.2.3, 2001:db8::1, [2001:db8::1]:22) or a CIDR ' +
   '(10.0.0.0/8, 2001:db8::/32)';
 
-export const DESTINATION_FORMS = 'host, host:port, [IPv6]:port or a URL (https://host/path)';
-
 function badResource(value: string, problem: string): ValidationError {
   return new ValidationError(`invalid network resource "${value}": ${problem}; allowed: ${NETWORK_FORMS}`);
-}
-
-function badDestination(value: string, problem: string): ValidationError {
-  return new ValidationError(
-    `invalid network destination "${value}": ${problem}; a destination is ${DESTINATION_FORMS}`,
-  );
 }
 
 /**
@@ -92,7 +74,7 @@ export function hostnameProblem(h: string, start = 0): string | null {
   return null;
 }
 
-function isDigitsAndDots(s: string): boolean {
+export function isDigitsAndDots(s: string): boolean {
   let digits = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -103,7 +85,7 @@ function isDigitsAndDots(s: string): boolean {
 }
 
 /** Port text → 1–65535, or a problem string. */
-function parsePort(text: string): number | string {
+export function parsePort(text: string): number | string {
   if (text === '') return 'the port is empty';
   if (text.length > 5 || !/^[0-9]+$/.test(text)) return `port "${text}" is not a number from 1 to 65535`;
   const n = Number(text);
@@ -111,19 +93,19 @@ function parsePort(text: string): number | string {
   return n;
 }
 
-function lowerHost(h: string): string {
+export function lowerHost(h: string): string {
   let out = h.toLowerCase();
   if (out.length > 1 && out.charCodeAt(out.length - 1) === 46) out = out.slice(0, -1);
   return out;
 }
 
-type HostValue =
+export type HostValue =
   | { family: 0; host: string }
   | { family: 4; v4: number; host: string }
   | { family: 6; v6: number[]; host: string };
 
 /** A host (no port): IPv4, IPv6 (unbracketed), or a hostname. Returns a problem string on error. */
-function parseHost(raw: string): HostValue | string {
+export function parseHost(raw: string): HostValue | string {
   if (raw.includes(':')) {
     const g = parseIPv6(raw);
     if (!g)
@@ -146,7 +128,7 @@ function parseHost(raw: string): HostValue | string {
 }
 
 /** Splits `host:port`, `[v6]:port`, `[v6]`, bare IPv6 and `host`. Port 0 when absent. */
-function splitHostPort(s: string): { host: string; port: number; bracketed: boolean } | string {
+export function splitHostPort(s: string): { host: string; port: number; bracketed: boolean } | string {
   if (s.startsWith('[')) {
     const close = s.indexOf(']');
     if (close < 0) return 'a "[" without its "]"';
@@ -286,127 +268,4 @@ function cidr4(s: string, v4: number, prefix: number, mapped: string | null): Ne
     port: 0,
     canonical: prefix === 32 ? formatIPv4(masked) : `${formatIPv4(masked)}/${prefix}`,
   });
-}
-
-const DEFAULT_PORTS: Readonly<Record<string, number>> = {
-  http: 80,
-  https: 443,
-  ws: 80,
-  wss: 443,
-  ftp: 21,
-  ssh: 22,
-  git: 9418,
-  ldap: 389,
-  ldaps: 636,
-  redis: 6379,
-  postgres: 5432,
-  postgresql: 5432,
-  mysql: 3306,
-  mongodb: 27017,
-  amqp: 5672,
-  amqps: 5671,
-  smtp: 25,
-};
-
-/** Port checked when a destination names none (decisions §4). */
-export const DEFAULT_PORT = 443;
-
-/**
- * Parses a request's destination: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the
- * scheme's default port). No port → 443. Throws ValidationError naming the value.
- */
-export function parseNetworkDestination(value: string): NetworkDestination {
-  // Fast path: a lower-case hostname (or dotted IPv4) with an optional :port, the common case in
-  // batches. Label rules are checked during the one scan; anything unusual takes the slow path.
-  const n = value.length;
-  let i = 0;
-  let c = 0;
-  let digitsDots = true;
-  let labelStart = 0;
-  let ok = n > 0 && n <= 254;
-  for (; i < n; i++) {
-    c = value.charCodeAt(i);
-    if (c === 46) {
-      const len = i - labelStart;
-      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) ok = false;
-      labelStart = i + 1;
-    } else if ((c >= 97 && c <= 122) || c === 95) {
-      digitsDots = false;
-    } else if (c === 45) {
-      digitsDots = false;
-      if (i === labelStart) ok = false;
-    } else if (c < 48 || c > 57) {
-      break;
-    }
-  }
-  if (ok && i > 0 && (i === n || c === 58)) {
-    // the last label: empty only for one trailing dot
-    const last = i - labelStart;
-    if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return parseSlow(value);
-    if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return parseSlow(value);
-    let port = DEFAULT_PORT;
-    if (i < n) {
-      let p = 0;
-      let j = i + 1;
-      if (j === n || n - j > 5) return parseSlow(value);
-      for (; j < n; j++) {
-        const d = value.charCodeAt(j);
-        if (d < 48 || d > 57) return parseSlow(value);
-        p = p * 10 + (d - 48);
-      }
-      if (p < 1 || p > 65535) return parseSlow(value);
-      port = p;
-    }
-    let host = i === n ? value : value.slice(0, i);
-    if (digitsDots) {
-      // a strict dotted quad is already in canonical form
-      const v4 = parseIPv4(host);
-      if (v4 < 0) return parseSlow(value);
-      return { host, port, family: 4, v4, v6: null };
-    }
-    if (last === 0) host = host.slice(0, -1);
-    if (host.length > 253) return parseSlow(value);
-    return { host, port, family: 0, v4: 0, v6: null };
-  }
-  return parseSlow(value);
-}
-
-function parseSlow(value: string): NetworkDestination {
-  let s = value;
-  if (s === '') throw badDestination(value, 'it is empty');
-  if (/\s/.test(s)) throw badDestination(value, 'it contains whitespace');
-  let defaultPort = DEFAULT_PORT;
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(s);
-  if (scheme) {
-    const name = scheme[1]!.toLowerCase();
-    let authority = s.slice(scheme[0].length);
-    const endAuth = authority.search(/[/?#]/);
-    if (endAuth >= 0) authority = authority.slice(0, endAuth);
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) authority = authority.slice(at + 1);
-    if (authority === '') throw badDestination(value, 'the URL has no host');
-    const known = DEFAULT_PORTS[name];
-    s = authority;
-    if (known === undefined) {
-      const hp = splitHostPort(s);
-      if (typeof hp !== 'string' && hp.port === 0) {
-        throw badDestination(value, `the scheme "${name}" has no default port hubctl knows; add :port`);
-      }
-    } else {
-      defaultPort = known;
-    }
-  } else if (s.includes('/')) {
-    throw badDestination(value, 'a path needs a URL with a scheme (https://host/path)');
-  }
-  if (s.includes('*')) throw badDestination(value, 'a destination names one host; wildcards are for rules');
-  if (s.includes('@')) throw badDestination(value, 'user names ("user@") need a URL');
-  const hp = splitHostPort(s);
-  if (typeof hp === 'string') throw badDestination(value, hp);
-  const hv = parseHost(hp.host);
-  if (typeof hv === 'string') throw badDestination(value, hv);
-  if (hv.family === 0 && hp.bracketed) throw badDestination(value, 'brackets are only for IPv6 addresses');
-  const port = hp.port === 0 ? defaultPort : hp.port;
-  if (hv.family === 0) return { host: hv.host, port, family: 0, v4: 0, v6: null };
-  if (hv.family === 4) return { host: hv.host, port, family: 4, v4: hv.v4, v6: null };
-  return { host: hv.host, port, family: 6, v4: 0, v6: hv.v6 };
 }

@@ -1,11 +1,7 @@
 // One entry point for resources and destinations of either domain. Pure: no IO.
 import type { Domain } from './model.js';
-import {
-  type NetworkDestination,
-  type NetworkPattern,
-  parseNetworkDestination,
-  parseNetworkResource,
-} from './network.js';
+import { type NetworkPattern, parseNetworkResource } from './network.js';
+import { type NetworkDestination, parseNetworkDestination } from './network-destination.js';
 import {
   type FilesystemDestination,
   type FilesystemPattern,

@@ -1,0 +1,147 @@
+// Destinations of requests: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the scheme's
+// default port); no port is port 443 (decisions §4). The common case (a lower-case hostname with an
+// optional port) is read in one scan without allocation. Pure: no IO.
+import { ValidationError } from '../errors.js';
+import { parseIPv4 } from './ip.js';
+import { parseHost, splitHostPort } from './network.js';
+
+export interface NetworkDestination {
+  /** Lower-case hostname without trailing dot, or the canonical text of an IP. */
+  readonly host: string;
+  readonly port: number;
+  /** 0 for a hostname, 4 or 6 for an IP literal (IPv4-mapped IPv6 is 4). */
+  readonly family: 0 | 4 | 6;
+  readonly v4: number;
+  readonly v6: readonly number[] | null;
+}
+
+export const DESTINATION_FORMS = 'host, host:port, [IPv6]:port or a URL (https://host/path)';
+
+function badDestination(value: string, problem: string): ValidationError {
+  return new ValidationError(
+    `invalid network destination "${value}": ${problem}; a destination is ${DESTINATION_FORMS}`,
+  );
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = {
+  http: 80,
+  https: 443,
+  ws: 80,
+  wss: 443,
+  ftp: 21,
+  ssh: 22,
+  git: 9418,
+  ldap: 389,
+  ldaps: 636,
+  redis: 6379,
+  postgres: 5432,
+  postgresql: 5432,
+  mysql: 3306,
+  mongodb: 27017,
+  amqp: 5672,
+  amqps: 5671,
+  smtp: 25,
+};
+
+/** Port checked when a destination names none (decisions §4). */
+export const DEFAULT_PORT = 443;
+
+/**
+ * Parses a request's destination: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the
+ * scheme's default port). No port → 443. Throws ValidationError naming the value.
+ */
+export function parseNetworkDestination(value: string): NetworkDestination {
+  // Fast path: a lower-case hostname (or dotted IPv4) with an optional :port, the common case in
+  // batches. Label rules are checked during the one scan; anything unusual takes the slow path.
+  const n = value.length;
+  let i = 0;
+  let c = 0;
+  let digitsDots = true;
+  let labelStart = 0;
+  let ok = n > 0 && n <= 254;
+  for (; i < n; i++) {
+    c = value.charCodeAt(i);
+    if (c === 46) {
+      const len = i - labelStart;
+      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) ok = false;
+      labelStart = i + 1;
+    } else if ((c >= 97 && c <= 122) || c === 95) {
+      digitsDots = false;
+    } else if (c === 45) {
+      digitsDots = false;
+      if (i === labelStart) ok = false;
+    } else if (c < 48 || c > 57) {
+      break;
+    }
+  }
+  if (ok && i > 0 && (i === n || c === 58)) {
+    // the last label: empty only for one trailing dot
+    const last = i - labelStart;
+    if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return parseSlow(value);
+    if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return parseSlow(value);
+    let port = DEFAULT_PORT;
+    if (i < n) {
+      let p = 0;
+      let j = i + 1;
+      if (j === n || n - j > 5) return parseSlow(value);
+      for (; j < n; j++) {
+        const d = value.charCodeAt(j);
+        if (d < 48 || d > 57) return parseSlow(value);
+        p = p * 10 + (d - 48);
+      }
+      if (p < 1 || p > 65535) return parseSlow(value);
+      port = p;
+    }
+    let host = i === n ? value : value.slice(0, i);
+    if (digitsDots) {
+      // a strict dotted quad is already in canonical form
+      const v4 = parseIPv4(host);
+      if (v4 < 0) return parseSlow(value);
+      return { host, port, family: 4, v4, v6: null };
+    }
+    if (last === 0) host = host.slice(0, -1);
+    if (host.length > 253) return parseSlow(value);
+    return { host, port, family: 0, v4: 0, v6: null };
+  }
+  return parseSlow(value);
+}
+
+function parseSlow(value: string): NetworkDestination {
+  let s = value;
+  if (s === '') throw badDestination(value, 'it is empty');
+  if (/\s/.test(s)) throw badDestination(value, 'it contains whitespace');
+  let defaultPort = DEFAULT_PORT;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(s);
+  if (scheme) {
+    const name = scheme[1]!.toLowerCase();
+    let authority = s.slice(scheme[0].length);
+    const endAuth = authority.search(/[/?#]/);
+    if (endAuth >= 0) authority = authority.slice(0, endAuth);
+    const at = authority.lastIndexOf('@');
+    if (at >= 0) authority = authority.slice(at + 1);
+    if (authority === '') throw badDestination(value, 'the URL has no host');
+    const known = DEFAULT_PORTS[name];
+    s = authority;
+    if (known === undefined) {
+      const hp = splitHostPort(s);
+      if (typeof hp !== 'string' && hp.port === 0) {
+        throw badDestination(value, `the scheme "${name}" has no default port hubctl knows; add :port`);
+      }
+    } else {
+      defaultPort = known;
+    }
+  } else if (s.includes('/')) {
+    throw badDestination(value, 'a path needs a URL with a scheme (https://host/path)');
+  }
+  if (s.includes('*')) throw badDestination(value, 'a destination names one host; wildcards are for rules');
+  if (s.includes('@')) throw badDestination(value, 'user names ("user@") need a URL');
+  const hp = splitHostPort(s);
+  if (typeof hp === 'string') throw badDestination(value, hp);
+  const hv = parseHost(hp.host);
+  if (typeof hv === 'string') throw badDestination(value, hv);
+  if (hv.family === 0 && hp.bracketed) throw badDestination(value, 'brackets are only for IPv6 addresses');
+  const port = hp.port === 0 ? defaultPort : hp.port;
+  if (hv.family === 0) return { host: hv.host, port, family: 0, v4: 0, v6: null };
+  if (hv.family === 4) return { host: hv.host, port, family: 4, v4: hv.v4, v6: null };
+  return { host: hv.host, port, family: 6, v4: 0, v6: hv.v6 };
+}
