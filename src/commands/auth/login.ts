@@ -4,7 +4,8 @@ import { isDockerHubRegistry } from '../../auth/chain.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type CommandHost, examples } from '../host.js';
-import { parseRegistryHost, registryBaseUrl } from './registry-host.js';
+import { registryBaseUrl } from '../../ref/reference.js';
+import { parseRegistryHost } from './registry-host.js';
 
 export interface LoginOptions {
   /** A registry host; absent for the hub account. */

@@ -1,5 +1,4 @@
-// `auth login <registry-host>`: which registry is meant, and over which scheme it is reached.
-import { isDockerHubRegistry } from '../../auth/chain.js';
+// `auth login <registry-host>`: which registry is meant.
 import { UsageError } from '../../errors.js';
 
 const HOST =
@@ -13,12 +12,4 @@ export function parseRegistryHost(value: string): string {
     );
   }
   return host.toLowerCase();
-}
-
-/** Plain HTTP for loopback and hosts named with --plain-http (decisions §1). */
-export function registryBaseUrl(host: string, plainHttp: string[]): string {
-  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  const loopback = name === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '::1';
-  const scheme = loopback || plainHttp.includes(host) || plainHttp.includes(name) ? 'http' : 'https';
-  return `${scheme}://${isDockerHubRegistry(host) ? 'registry-1.docker.io' : host}`;
 }
