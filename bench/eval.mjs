@@ -85,8 +85,8 @@ function generate(size, seed) {
       } else {
         const a = (i >> 8) & 255;
         const b = i & 255;
-        resources.push(`10.${a}.${b}.0/24`);
-        hits.push(`10.${a}.${b}.${1 + Math.floor(r() * 250)}:${pick([22, 443, 5432])}`);
+        resources.push(`10.${a}.${b}.${k * 128}/25`);
+        hits.push(`10.${a}.${b}.${k * 128 + 1 + Math.floor(r() * 120)}:${pick([22, 443, 5432])}`);
       }
     }
     rules.push({ name: `rule-${i}`, actions: ['connect:tcp'], decision: deny ? 'deny' : 'allow', resources });

@@ -59,6 +59,8 @@ export interface CompiledPolicySet {
   readonly filesystem: ReadonlyMap<string, FilesystemIndex>;
   /** @internal */
   readonly noMatch: EvalResult;
+  /** @internal results of two matching entries, by their sequence numbers */
+  readonly pairs: Map<number, EvalResult>;
   /** @internal the indexes of the four actions, picked by string comparison (no hashing) */
   readonly tcp: NetworkIndex;
   /** @internal */
@@ -133,6 +135,7 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
     network,
     filesystem,
     noMatch,
+    pairs: new Map(),
     tcp: network.get('connect:tcp')!,
     udp: network.get('connect:udp')!,
     read: filesystem.get('read')!,
@@ -201,9 +204,9 @@ export function evaluate(
   }
   const explain = opts !== undefined && opts.explain === true;
   if (out.length === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
-  if (out.length === 1 && !explain) {
-    const e = out[0]!;
-    return e.solo!;
+  if (!explain) {
+    if (out.length === 1) return out[0]!.solo!;
+    if (out.length === 2) return pairResult(set, out[0]!, out[1]!);
   }
   sortBySeq(out);
   let deny = false;
@@ -225,6 +228,30 @@ export function evaluate(
     matched: explain ? matched : deciding,
     notEvaluated: set.notEvaluated as NotEvaluated[],
   };
+}
+
+/** Results of two matching entries, shared like single-entry ones (an allow and a deny overlap). */
+const PAIR_CACHE_LIMIT = 100_000;
+
+function pairResult(set: CompiledPolicySet, x: Entry, y: Entry): EvalResult {
+  const [a, b] = x.seq < y.seq ? [x, y] : [y, x];
+  const key = a.seq * 0x100000000 + b.seq;
+  const cache = set.pairs;
+  let r = cache.get(key);
+  if (r !== undefined) return r;
+  const deny = a.deny || b.deny;
+  const deciding: MatchedRule[] = [];
+  if (a.deny === deny) deciding.push(a.out);
+  if (b.deny === deny && !(a.deny === deny && a.ruleKey === b.ruleKey)) deciding.push(b.out);
+  r = shared({
+    decision: deny ? 'deny' : 'allow',
+    reason: reasonOf(deny, deciding),
+    matched: Object.freeze(deciding) as MatchedRule[],
+    notEvaluated: set.notEvaluated as NotEvaluated[],
+  });
+  if (cache.size >= PAIR_CACHE_LIMIT) cache.clear();
+  cache.set(key, r);
+  return r;
 }
 
 function sortBySeq(a: Entry[]): void {
