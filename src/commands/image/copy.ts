@@ -7,10 +7,9 @@ import { type CommandHost, examples } from '../host.js';
 import {
   concurrencyOption,
   note,
-  printTransfer,
-  progressFor,
   registryClient,
   stores,
+  transferWithProgress,
   wantedPlatform,
 } from './shared.js';
 
@@ -53,9 +52,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 
 export async function run(ctx: Context, opts: CopyOptions): Promise<void> {
   const client = await registryClient(ctx);
-  const progress = await progressFor(ctx);
-  try {
-    const result = await copyImage({
+  await transferWithProgress(ctx, 'Copied', (progress) =>
+    copyImage({
       client,
       src: opts.src,
       dst: opts.dst,
@@ -66,10 +64,6 @@ export async function run(ctx: Context, opts: CopyOptions): Promise<void> {
       signal: ctx.signal,
       known: stores(ctx).known,
       note: note(ctx),
-    });
-    progress.stop();
-    printTransfer(ctx, 'Copied', result);
-  } finally {
-    progress.stop();
-  }
+    }),
+  );
 }

@@ -5,14 +5,7 @@ import { pullImage } from '../../image/pull.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type ImageLocation, parseImageLocation } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import {
-  concurrencyOption,
-  printTransfer,
-  progressFor,
-  registryClient,
-  stores,
-  wantedPlatform,
-} from './shared.js';
+import { concurrencyOption, registryClient, stores, transferWithProgress, wantedPlatform } from './shared.js';
 
 export interface PullOptions {
   ref: ImageReference;
@@ -59,9 +52,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 export async function run(ctx: Context, opts: PullOptions): Promise<void> {
   const client = await registryClient(ctx);
   const platform = wantedPlatform(ctx, opts.platform);
-  const progress = await progressFor(ctx);
-  try {
-    const result = await pullImage({
+  await transferWithProgress(ctx, 'Pulled', (progress) =>
+    pullImage({
       client,
       ref: opts.ref,
       dest: opts.dest,
@@ -71,10 +63,6 @@ export async function run(ctx: Context, opts: PullOptions): Promise<void> {
       progress,
       signal: ctx.signal,
       known: stores(ctx).known,
-    });
-    progress.stop();
-    printTransfer(ctx, 'Pulled', result);
-  } finally {
-    progress.stop();
-  }
+    }),
+  );
 }

@@ -8,10 +8,9 @@ import { type CommandHost, examples } from '../host.js';
 import {
   concurrencyOption,
   note,
-  printTransfer,
-  progressFor,
   registryClient,
   stores,
+  transferWithProgress,
   uploadSizes,
 } from './shared.js';
 
@@ -46,9 +45,8 @@ export async function run(ctx: Context, opts: PushOptions): Promise<void> {
   const source = await openLocalImage(opts.src);
   const client = await registryClient(ctx);
   const { uploads, known } = stores(ctx);
-  const progress = await progressFor(ctx);
-  try {
-    const result = await pushImage({
+  await transferWithProgress(ctx, 'Pushed', (progress) =>
+    pushImage({
       client,
       source,
       dest: opts.ref,
@@ -59,10 +57,6 @@ export async function run(ctx: Context, opts: PushOptions): Promise<void> {
       known,
       note: note(ctx),
       ...uploadSizes(ctx),
-    });
-    progress.stop();
-    printTransfer(ctx, 'Pushed', result);
-  } finally {
-    progress.stop();
-  }
+    }),
+  );
 }

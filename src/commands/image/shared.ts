@@ -54,8 +54,23 @@ export function uploadSizes(ctx: Context): { monolithicMax?: number; chunkSize?:
   return { monolithicMax: num('HUBCTL_MONOLITHIC_MAX'), chunkSize: num('HUBCTL_CHUNK_SIZE') };
 }
 
-export function progressFor(ctx: Context): Promise<TransferProgress> {
-  return createTransferProgress(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet });
+/**
+ * Runs a pull, push or copy with the progress display, stops the display (also on failure) before
+ * anything else is printed, then prints the result.
+ */
+export async function transferWithProgress(
+  ctx: Context,
+  verb: string,
+  transfer: (progress: TransferProgress) => Promise<TransferResult>,
+): Promise<void> {
+  const progress = await createTransferProgress(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet });
+  let result: TransferResult;
+  try {
+    result = await transfer(progress);
+  } finally {
+    progress.stop();
+  }
+  printTransfer(ctx, verb, result);
 }
 
 export function note(ctx: Context): (line: string) => void {
