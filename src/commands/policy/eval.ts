@@ -29,7 +29,9 @@ interface RawOptions {
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
     .command('eval')
-    .description('Decide whether a request would be allowed, and by which rule (offline with --file)')
+    .description(
+      'Decide whether a request would be allowed, and by which rule: offline with --file, else the policies of --org',
+    )
     .argument('[action]', 'connect:tcp, connect:udp, read or write')
     .argument('[destination]', 'host, host:port, [v6]:port, URL, or a path (/… or ~/…)')
     .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
