@@ -13,6 +13,8 @@ import { NetworkIndex } from './network-index.js';
 import {
   describePathMatch,
   type FilesystemDestination,
+  homeAlias,
+  homeSegmentsOf,
   parseFilesystemDestination,
   parseFilesystemResource,
 } from './path.js';
@@ -69,13 +71,23 @@ export interface CompiledPolicySet {
   readonly read: FilesystemIndex;
   /** @internal */
   readonly write: FilesystemIndex;
+  /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
+  readonly homeSegments: readonly string[] | null;
+}
+
+export interface CompileOptions {
+  /** The home directory (absolute) that `~` stands for on this machine. */
+  home?: string;
 }
 
 /**
  * Compiles policies (already validated documents) into per-action indexes. Policies and rules that
  * are not evaluated are listed in `notEvaluated` and never match.
  */
-export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicySet {
+export function compilePolicies(
+  policies: readonly PolicyDoc[],
+  options: CompileOptions = {},
+): CompiledPolicySet {
   const network = new Map<string, NetworkIndex>();
   const filesystem = new Map<string, FilesystemIndex>();
   for (const a of KNOWN_ACTIONS.network) network.set(a, new NetworkIndex());
@@ -140,6 +152,7 @@ export function compilePolicies(policies: readonly PolicyDoc[]): CompiledPolicyS
     udp: network.get('connect:udp')!,
     read: filesystem.get('read')!,
     write: filesystem.get('write')!,
+    homeSegments: homeSegmentsOf(options.home),
   };
 }
 
@@ -192,6 +205,8 @@ export function evaluate(
   out.length = 0;
   let nd: NetworkDestination | null = null;
   let fd: FilesystemDestination | null = null;
+  // The other spelling of a path under the home directory (`~/x` ↔ `/home/me/x`), when known.
+  let alias: FilesystemDestination | null = null;
   const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
   if (net !== null) {
     nd = parseNetworkDestination(destination);
@@ -201,6 +216,10 @@ export function evaluate(
     if (fs === null) throw unknownAction(action);
     fd = parseFilesystemDestination(destination);
     fs.lookup(fd, out);
+    if (set.homeSegments !== null) {
+      alias = homeAlias(fd, set.homeSegments);
+      if (alias !== null) fs.lookup(alias, out);
+    }
   }
   const explain = opts !== undefined && opts.explain === true;
   if (out.length === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
@@ -220,7 +239,8 @@ export function evaluate(
     const first = e.ruleKey !== lastRule;
     lastRule = e.ruleKey;
     if (e.deny === deny && first) deciding.push(e.out);
-    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, fd) });
+    const spelled = alias !== null && e.fs !== null && e.fs.home === alias.home ? alias : fd;
+    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, spelled) });
   }
   return {
     decision,

@@ -127,6 +127,32 @@ export function parseFilesystemDestination(value: string): FilesystemDestination
   return { home: root.home, segments: segs, path: render(root.home, segs) };
 }
 
+/**
+ * The same request path in its other spelling when a home directory is known: `~/src` is also
+ * `/home/me/src`, and `/home/me/src` is also `~/src`. Null when the path is not under home.
+ * `homeSegments` are the segments of the absolute home directory (`/home/me` → ['home', 'me']).
+ */
+export function homeAlias(
+  d: FilesystemDestination,
+  homeSegments: readonly string[],
+): FilesystemDestination | null {
+  if (d.home) {
+    const segments = [...homeSegments, ...d.segments];
+    return { home: false, segments, path: render(false, segments) };
+  }
+  if (d.segments.length < homeSegments.length) return null;
+  for (let i = 0; i < homeSegments.length; i++) if (d.segments[i] !== homeSegments[i]) return null;
+  const segments = d.segments.slice(homeSegments.length);
+  return { home: true, segments, path: render(true, segments) };
+}
+
+/** Segments of an absolute home directory; null when it is not a usable absolute path. */
+export function homeSegmentsOf(home: string | undefined): readonly string[] | null {
+  if (!home || !home.startsWith('/')) return null;
+  const d = parseFilesystemDestination(home);
+  return d.segments.length > 0 ? Object.freeze([...d.segments]) : null;
+}
+
 /** `*` within one segment: literal pieces in order, first at the start, last at the end. */
 export function matchGlobSegment(parts: readonly string[], min: number, s: string): boolean {
   if (s.length < min) return false;

@@ -82,7 +82,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 
 export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   const policies = await loadPolicies(ctx, opts);
-  const set = compilePolicies(policies);
+  // `~` in rules is this user's home here, so a path the shell expanded still matches `~/…` rules.
+  const set = compilePolicies(policies, { home: ctx.env.HOME });
   for (const line of describeNotEvaluated(set.notEvaluated)) ctx.output.warn(line);
   if (opts.batch) return runBatch(ctx, set, opts);
   const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
 import * as create from './create.js';
 import * as del from './delete.js';
+import * as evaluate from './eval.js';
 import * as get from './get.js';
+import * as lint from './lint.js';
 import * as list from './list.js';
 import * as update from './update.js';
 
@@ -12,4 +14,6 @@ export function register(group: Command, host: CommandHost): void {
   create.register(group, host);
   update.register(group, host);
   del.register(group, host);
+  evaluate.register(group, host);
+  lint.register(group, host);
 }

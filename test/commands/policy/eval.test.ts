@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EvalOptions, register as registerEval } from '../../../src/commands/policy/eval.js';
 import { ACME_TEAMS } from '../../support/hub-emulator.js';
+import { runCli } from '../../support/run-cli.js';
 import { type GovHarness, parseWith, startGovHarness } from '../rule/gov-harness.js';
-import { runPolicyCli } from './policy-cli.js';
 
 // run() returns an exit code; the spy of parseWith returns nothing
 const register = registerEval as unknown as Parameters<typeof parseWith<[EvalOptions]>>[0];
@@ -56,7 +56,7 @@ describe('policy eval: parsing', () => {
 
 describe('policy eval with files', () => {
   it('allows, naming the deciding rule (exit 0)', async () => {
-    expect(await runPolicyCli(['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', NET])).toEqual({
+    expect(await runCli(['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', NET])).toEqual({
       code: 0,
       stdout: [
         'allow',
@@ -69,13 +69,13 @@ describe('policy eval with files', () => {
   });
 
   it('denies with exit 3, and by default when nothing matches', async () => {
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', '169.254.169.254:80', '-f', NET]);
+    const r = await runCli(['policy', 'eval', 'connect:tcp', '169.254.169.254:80', '-f', NET]);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe(
       'deny\nreason: denied by rule "no-cloud-metadata" of policy "developer-network"\n' +
         '  deny   rule "no-cloud-metadata" of policy "developer-network": 169.254.169.254/32\n',
     );
-    const none = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'example.org', '-f', NET]);
+    const none = await runCli(['policy', 'eval', 'connect:tcp', 'example.org', '-f', NET]);
     expect(none).toEqual({
       code: 3,
       stdout: 'deny\nreason: no rule matched: denied by default\n',
@@ -84,7 +84,10 @@ describe('policy eval with files', () => {
   });
 
   it('explains every matching rule and why', async () => {
-    const r = await runPolicyCli(['policy', 'eval', 'read', '~/src/app/main.go', '-f', FS, '--explain']);
+    // HOME outside /tmp, so the example's /tmp/** rule does not match the home spelling too.
+    const r = await runCli(['policy', 'eval', 'read', '~/src/app/main.go', '-f', FS, '--explain'], {
+      env: { HOME: '/home/dev' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -95,7 +98,7 @@ describe('policy eval with files', () => {
         '',
       ].join('\n'),
     );
-    const w = await runPolicyCli([
+    const w = await runCli([
       'policy',
       'eval',
       'write',
@@ -109,7 +112,7 @@ describe('policy eval with files', () => {
   });
 
   it('prints {decision, reason, matched} with --json', async () => {
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com:22', '-f', NET, '--json']);
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'github.com:22', '-f', NET, '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual({
       decision: 'deny',
@@ -127,7 +130,7 @@ describe('policy eval with files', () => {
         rules: [{ name: 'no-gh', actions: ['connect:tcp'], decision: 'deny', resources: ['**.github.com'] }],
       }),
     );
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'api.github.com', '-f', NET, '-f', extra]);
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'api.github.com', '-f', NET, '-f', extra]);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('denied by rule "no-gh" of policy "block-gh"');
   });
@@ -137,12 +140,12 @@ describe('policy eval with files', () => {
       'mixed.yaml',
       'name: newer\nrules:\n  - {name: http-get, actions: ["request:get"], decision: allow, http_resources: ["https://x/*"]}\n  - {name: ok, actions: [connect:tcp], decision: allow, resources: [ok.test]}\n',
     );
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f]);
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       'not evaluated: rule "http-get" of policy "newer": it has http_resources (a newer rule format)\n',
     );
-    const j = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f, '--json']);
+    const j = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f, '--json']);
     expect(JSON.parse(j.stdout).not_evaluated).toEqual([
       { policy: 'newer', rule: 'http-get', reason: 'it has http_resources (a newer rule format)' },
     ]);
@@ -155,21 +158,21 @@ describe('policy eval with files', () => {
     [['request:get', 'x.com'], 'unknown action "request:get"'],
     [['read', 'relative/path'], 'invalid filesystem path "relative/path"'],
   ])('exits 2 on bad input %j', async (args, message) => {
-    const r = await runPolicyCli(['policy', 'eval', ...args, '-f', NET]);
+    const r = await runCli(['policy', 'eval', ...args, '-f', NET]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(message);
   });
 
   it('exits 2 on a missing or invalid policy file, naming the file and field', async () => {
-    const missing = await runPolicyCli(['policy', 'eval', 'read', '/x', '-f', '/nonexistent/p.yaml']);
+    const missing = await runCli(['policy', 'eval', 'read', '/x', '-f', '/nonexistent/p.yaml']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read policy file /nonexistent/p.yaml: no such file');
     const bad = tempFile(
       'bad.yaml',
       'name: x\nrules:\n  - name: r\n    actions: [read]\n    decision: allow\n    resources: ["/ok", "data/**"]\n',
     );
-    const r = await runPolicyCli(['policy', 'eval', 'read', '/x', '-f', bad, '--json']);
+    const r = await runCli(['policy', 'eval', 'read', '/x', '-f', bad, '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr).error.message).toContain(
       `${bad}: rules[0].resources[1]: invalid filesystem resource "data/**"`,
@@ -188,7 +191,7 @@ describe('policy eval --batch', () => {
   ].join('\n');
 
   it('writes one JSON line per request, in order, an error record for a malformed line, exit 0', async () => {
-    const r = await runPolicyCli(['policy', 'eval', '--batch', '-f', NET], { stdin: input });
+    const r = await runCli(['policy', 'eval', '--batch', '-f', NET], { stdin: input });
     expect(r.code).toBe(0);
     const lines = r.stdout
       .trimEnd()
@@ -226,11 +229,11 @@ describe('policy eval --batch', () => {
   });
 
   it('exits 3 with --fail-on-deny when any request was denied', async () => {
-    const r = await runPolicyCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
+    const r = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
       stdin: input,
     });
     expect(r.code).toBe(3);
-    const ok = await runPolicyCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
+    const ok = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
       stdin: 'connect:tcp github.com\r\nconnect:tcp api.github.com:443',
     });
     expect(ok.code).toBe(0);
@@ -238,7 +241,7 @@ describe('policy eval --batch', () => {
   });
 
   it('adds why to each match with --explain', async () => {
-    const r = await runPolicyCli(['policy', 'eval', '--batch', '--explain', '-f', FS], {
+    const r = await runCli(['policy', 'eval', '--batch', '--explain', '-f', FS], {
       stdin: 'read ~/src/x\n',
     });
     expect(JSON.parse(r.stdout).matched[0].why).toBe('pattern ~/src/** matches ~/src/x: "**" took "x"');
@@ -256,7 +259,7 @@ describe('policy eval, live', () => {
 
   it('fetches a policy by name with --policy', async () => {
     h.seed({ name: 'egress', rules: [rule] });
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'egress'], {
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'egress'], {
       env: h.env,
     });
     expect(r).toMatchObject({
@@ -268,7 +271,7 @@ describe('policy eval, live', () => {
 
   it('refuses a cedar policy named with --policy', async () => {
     h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'cedar'], {
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'cedar'], {
       env: h.env,
     });
     expect(r.code).toBe(2);
@@ -285,21 +288,20 @@ describe('policy eval, live', () => {
       rules: [{ ...rule, name: 'block', decision: 'deny' }],
     });
     h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'x' } });
-    const org = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com'], { env: h.env });
+    const org = await runCli(['policy', 'eval', 'connect:tcp', 'github.com'], { env: h.env });
     expect(org.code).toBe(0);
     expect(org.stderr).toBe(
       'not evaluated: policy "cedar": it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only\n',
     );
-    const team = await runPolicyCli(
-      ['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[0]!],
-      { env: h.env },
-    );
+    const team = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[0]!], {
+      env: h.env,
+    });
     expect(team.code).toBe(3);
     expect(team.stdout).toContain('denied by rule "block" of policy "team-a"');
   });
 
   it('reads no credentials and sends nothing when only files are given', async () => {
-    const r = await runPolicyCli(['policy', 'eval', 'connect:tcp', 'github.com', '-f', NET], {
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '-f', NET], {
       env: { ...h.env, HUBCTL_TOKEN: undefined, HUBCTL_USERNAME: undefined, HUBCTL_ORG: undefined },
     });
     expect(r.code).toBe(0);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LintOptions, register as registerLint } from '../../../src/commands/policy/lint.js';
+import { runCli } from '../../support/run-cli.js';
 import { type GovHarness, parseWith, startGovHarness } from '../rule/gov-harness.js';
-import { runPolicyCli } from './policy-cli.js';
 
 const register = registerLint as unknown as Parameters<typeof parseWith<[LintOptions]>>[0];
 
@@ -34,7 +34,7 @@ describe('policy lint: parsing', () => {
 describe('policy lint', () => {
   it('exits 0 on a clean file', async () => {
     expect(
-      await runPolicyCli(['policy', 'lint', '-f', 'examples/network.yaml', '-f', 'examples/filesystem.yaml']),
+      await runCli(['policy', 'lint', '-f', 'examples/network.yaml', '-f', 'examples/filesystem.yaml']),
     ).toEqual({
       code: 0,
       stdout: '',
@@ -43,7 +43,7 @@ describe('policy lint', () => {
   });
 
   it('exits 1 with one line per warning', async () => {
-    const r = await runPolicyCli(['policy', 'lint', '-f', tempFile('noisy.yaml', NOISY)]);
+    const r = await runCli(['policy', 'lint', '-f', tempFile('noisy.yaml', NOISY)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       [
@@ -53,7 +53,7 @@ describe('policy lint', () => {
       ].join('\n'),
     );
     expect(r.stderr).toBe('2 warnings (1 policy, 1 rule)\n');
-    const j = await runPolicyCli(['policy', 'lint', '-f', tempFile('noisy.yaml', NOISY), '--json']);
+    const j = await runCli(['policy', 'lint', '-f', tempFile('noisy.yaml', NOISY), '--json']);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout).warnings.map((w: { code: string }) => w.code)).toEqual([
       'APEX_NOT_COVERED',
@@ -62,7 +62,7 @@ describe('policy lint', () => {
   });
 
   it('exits 2 on an invalid file', async () => {
-    const r = await runPolicyCli([
+    const r = await runCli([
       'policy',
       'lint',
       '-f',
@@ -86,7 +86,7 @@ describe('policy lint', () => {
         name: 'egress',
         rules: [{ name: 'w', actions: ['write'], decision: 'allow', resources: ['/out/**'] }],
       });
-      const r = await runPolicyCli(['policy', 'lint', 'egress'], { env: h.env });
+      const r = await runCli(['policy', 'lint', 'egress'], { env: h.env });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('[WRITE_WITHOUT_READ]');
     });
