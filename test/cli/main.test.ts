@@ -100,7 +100,9 @@ describe('the CLI shell', () => {
     const env = { FORCE_COLOR: undefined, NO_COLOR: undefined };
     expect((await runCli(['config', 'list'], { tty: true, env })).stdout).toMatch(ansi);
     expect((await runCli(['--no-color', 'config', 'list'], { tty: true, env })).stdout).not.toMatch(ansi);
-    expect((await runCli(['config', 'list'], { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toMatch(ansi);
+    expect((await runCli(['config', 'list'], { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toMatch(
+      ansi,
+    );
     expect((await runCli(['config', 'list'], { tty: false, env })).stdout).not.toMatch(ansi);
   });
 

@@ -3,8 +3,8 @@ import { Option } from 'commander';
 import { isDockerHubRegistry } from '../../auth/chain.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type CommandHost, examples } from '../host.js';
 import { registryBaseUrl } from '../../ref/reference.js';
+import { type CommandHost, examples } from '../host.js';
 import { parseRegistryHost } from './registry-host.js';
 
 export interface LoginOptions {
