@@ -140,6 +140,28 @@ describe('bin/hubctl.js end to end', () => {
     expect(offline.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("the README's set-up command answers offline: allow (exit 0), and a denied request exits 3", async () => {
+    const allow = await hubctl(
+      ['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', join(ROOT, 'examples/network.yaml')],
+      {
+        env: { HUBCTL_BASE_URL: 'http://127.0.0.1:9' },
+      },
+    );
+    expect(allow.code).toBe(0);
+    expect(allow.stdout.split('\n')[0]).toBe('allow');
+    expect(allow.stdout).not.toMatch(ANSI);
+    const deny = await hubctl([
+      'policy',
+      'eval',
+      'connect:tcp',
+      '169.254.169.254:80',
+      '-f',
+      join(ROOT, 'examples/network.yaml'),
+    ]);
+    expect(deny.code).toBe(3);
+    expect(deny.stdout.split('\n')[0]).toBe('deny');
+  });
+
   it('a JSON error on stderr in --json mode, and nothing on stdout', async () => {
     const r = await hubctl(['--json', 'config', 'get', 'org']);
     expect(r.code).toBe(5);
