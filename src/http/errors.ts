@@ -56,7 +56,7 @@ export function apiErrorFrom(
   const fallback = STATUS_TEXT[status] ?? `HTTP ${status}`;
   const core = parsed.apiCode
     ? `${parsed.apiCode}: ${parsed.message ?? fallback}`
-    : (parsed.message ?? `the server answered ${status} (${fallback})`);
+    : (parsed.message ?? `the server answered ${status}${STATUS_TEXT[status] ? ` (${fallback})` : ''}`);
   const message = redactText(context.what ? `${context.what}: ${core}` : core);
   return new ApiError(message, { status, apiCode: parsed.apiCode, url: context.url });
 }

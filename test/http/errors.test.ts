@@ -86,7 +86,7 @@ describe('error bodies of the three services', () => {
     expect(apiErrorFrom(502, '<html>bad gateway</html>').message).toBe(
       'the server answered 502 (bad gateway)',
     );
-    expect(apiErrorFrom(418, '').message).toBe('the server answered 418 (HTTP 418)');
+    expect(apiErrorFrom(418, '').message).toBe('the server answered 418');
     expect(apiErrorFrom(418, '').exitCode).toBe(1);
     expect(apiErrorFrom(429, '[]').exitCode).toBe(7);
     expect(parseErrorBody('null')).toEqual({});
