@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { type PolicyDoc, parsePolicyDocument } from '../../src/policy/document.js';
+import { compilePolicies, evaluate } from '../../src/policy/engine.js';
+import { naiveEvaluate } from '../support/naive-evaluator.js';
+
+// Large rule sets: the flat name table grows and rehashes many times, many names share suffixes,
+// and IPv4 CIDRs of every prefix length sit side by side. Every case is checked against the naive
+// reference evaluator as well as against a known answer.
+function network(v: number, prefix: number): string {
+  const m = prefix === 0 ? 0 : (v & (-1 << (32 - prefix))) >>> 0;
+  return [m >>> 24, (m >>> 16) & 255, (m >>> 8) & 255, m & 255].join('.');
+}
+
+async function big(): Promise<PolicyDoc[]> {
+  const rules = [];
+  for (let i = 0; i < 3000; i++) {
+    const zone = `z${i}.s${i % 7}.example.com`;
+    const forms = [zone, `*.${zone}`, `**.${zone}`, `${zone}:${1000 + (i % 50)}`];
+    rules.push({
+      name: `r${i}`,
+      actions: ['connect:tcp'],
+      decision: i % 10 === 0 ? 'deny' : 'allow',
+      resources: [forms[i % 4]],
+    });
+  }
+  for (let p = 0; p <= 32; p++) {
+    // 200.0.0.0/p .. with the high bit set, so keys past 2^31 are exercised
+    rules.push({
+      name: `cidr${p}`,
+      actions: ['connect:tcp'],
+      decision: p === 32 ? 'deny' : 'allow',
+      resources: [`${network(((200 + (p % 3)) * 2 ** 24 + p * 2 ** 16 + 7 * 256 + 9) >>> 0, p)}/${p}`],
+    });
+  }
+  return parsePolicyDocument(JSON.stringify([{ name: 'big', rules }]), 'big.json');
+}
+
+describe('network index at scale', () => {
+  it('agrees with the naive evaluator on thousands of names and every IPv4 prefix length', async () => {
+    const d = await big();
+    const set = compilePolicies(d);
+    const cases: [string, string][] = [
+      ['202.32.7.9', 'deny'],
+      ['z0.s0.example.com', 'deny'], // exact, deny rule
+      ['z4.s4.example.com:22', 'allow'], // exact host, any port
+      ['a.z1.s1.example.com', 'allow'], // *.
+      ['a.b.z1.s1.example.com', 'deny'], // *. is one label only
+      ['a.b.z2.s2.example.com', 'allow'], // **.
+      ['z2.s2.example.com', 'deny'], // **. needs a label
+      ['z3.s3.example.com:1003', 'allow'], // host:port
+      ['z3.s3.example.com:1004', 'deny'],
+      ['s1.example.com', 'deny'],
+      ['example.com', 'deny'],
+      ['zz.s1.example.com', 'deny'],
+      ['201.32.7.9:443', 'allow'],
+      ['202.2.7.9', 'allow'],
+      ['1.2.3.4', 'allow'], // /0
+      ['200.32.7.9', 'allow'],
+    ];
+    for (const [dest, want] of cases) {
+      expect(evaluate(set, 'connect:tcp', dest).decision, dest).toBe(want);
+      expect(naiveEvaluate(d, 'connect:tcp', dest).decision, dest).toBe(want);
+    }
+    expect(evaluate(set, 'connect:tcp', 'z0.s0.example.com').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'a.z1.s1.example.com').decision).toBe('allow');
+    expect(evaluate(set, 'connect:tcp', 'a.b.z1.s1.example.com').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'x.y.z2.s2.example.com').decision).toBe('allow');
+    expect(evaluate(set, 'connect:tcp', 'z2.s2.example.com').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'z3.s3.example.com:1003').decision).toBe('allow');
+    expect(evaluate(set, 'connect:tcp', 'z3.s3.example.com:1004').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', 'z5.s5.example.com').decision).toBe('deny');
+    // 202.32.7.9/32 (p = 32) denies that address; /0 allows any other
+    expect(evaluate(set, 'connect:tcp', '202.32.7.9').decision).toBe('deny');
+    expect(evaluate(set, 'connect:tcp', '202.32.7.8').decision).toBe('allow');
+    expect(evaluate(set, 'connect:tcp', '9.9.9.9').decision).toBe('allow');
+    // every name of every rule decides as the naive evaluator says
+    for (let i = 0; i < 3000; i += 7) {
+      for (const dest of [
+        `z${i}.s${i % 7}.example.com`,
+        `w.z${i}.s${i % 7}.example.com:80`,
+        `v.w.z${i}.s${i % 7}.example.com`,
+      ]) {
+        expect(evaluate(set, 'connect:tcp', dest).decision, dest).toBe(
+          naiveEvaluate(d, 'connect:tcp', dest).decision,
+        );
+      }
+    }
+  });
+});
