@@ -5,6 +5,7 @@ import { HubctlError, ValidationError } from '../errors.js';
 import {
   type CompiledPolicySet,
   decisionJson,
+  decisionTail,
   type EvalResult,
   type EvaluateOptions,
   evaluate,
@@ -133,6 +134,62 @@ export interface BatchCounts {
   errors: number;
 }
 
+const utf8Out = new TextEncoder();
+/** Lines that leave the fast path are decoded alone; a BOM is dropped only at the start of input. */
+const utf8In = new TextDecoder('utf-8', { ignoreBOM: true });
+
+const ACTIONS = ['connect:tcp', 'connect:udp', 'read', 'write'] as const;
+const HEAD_BYTES = utf8Out.encode(HEAD);
+const MIDDLE_BYTES = utf8Out.encode(MIDDLE);
+/** `{"action":"<action>","destination":` per known action, as bytes. */
+const ACTION_HEADS = ACTIONS.map((a) => utf8Out.encode(actionHead(a)));
+
+/** The known action spelled by b[start, end), as an index into ACTIONS, or -1. */
+function actionAt(b: Uint8Array, start: number, end: number): number {
+  const len = end - start;
+  if (len === 11) {
+    // connect:tcp / connect:udp
+    if (
+      b[start] !== 99 ||
+      b[start + 1] !== 111 ||
+      b[start + 2] !== 110 ||
+      b[start + 3] !== 110 ||
+      b[start + 4] !== 101 ||
+      b[start + 5] !== 99 ||
+      b[start + 6] !== 116 ||
+      b[start + 7] !== 58 ||
+      b[start + 9] !== 99 ||
+      b[start + 10] !== 112
+    )
+      return -1;
+    const c = b[start + 8];
+    return c === 116 ? 0 : c === 117 ? 1 : -1;
+  }
+  if (len === 4)
+    return b[start] === 114 && b[start + 1] === 101 && b[start + 2] === 97 && b[start + 3] === 100 ? 2 : -1;
+  if (len === 5)
+    return b[start] === 119 &&
+      b[start + 1] === 114 &&
+      b[start + 2] === 105 &&
+      b[start + 3] === 116 &&
+      b[start + 4] === 101
+      ? 3
+      : -1;
+  return -1;
+}
+
+type Latin1 = { latin1Slice?: (start: number, end: number) => string };
+
+/** b[start, end), all ASCII, as a string: Buffer's latin1Slice when there is one. */
+function asciiString(b: Uint8Array, start: number, end: number): string {
+  const slice = (b as Latin1).latin1Slice;
+  if (slice !== undefined) return slice.call(b, start, end);
+  return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+}
+
+/** Where an output slab starts; a slab is handed out in pieces that are never written again. */
+const SLAB = 1 << 20;
+
 /**
  * Streams a batch: feed text as it arrives (any chunking), get back the output for the complete
  * lines (one JSON a line, newline-terminated); `end()` flushes a last line without newline.
@@ -145,6 +202,199 @@ export class BatchProcessor {
     private readonly set: CompiledPolicySet,
     private readonly opts?: EvaluateOptions,
   ) {}
+
+  /** Bytes of an incomplete last line, waiting for the next chunk. */
+  private pending: Uint8Array | null = null;
+  private slab = new Uint8Array(SLAB);
+  /** slab[flushed, pos) is output not yet handed out. */
+  private flushed = 0;
+  private pos = 0;
+  private started = false;
+
+  /**
+   * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
+   * for the complete lines, or null when there is none yet. The returned bytes are never written
+   * again, so a stream may hold on to them. Same output, byte for byte, as `push` on decoded text:
+   * compact `{"action":…,"destination":…}` lines of plain ASCII are read in place without decoding,
+   * and their output is assembled from precomputed bytes; any other line goes through the text path.
+   */
+  pushBytes(input: Uint8Array): Uint8Array | null {
+    let chunk = input;
+    let start = 0;
+    if (!this.started) {
+      // TextDecoder drops a BOM at the start of a stream; so does this path
+      if (this.pending !== null) {
+        chunk = concatBytes(this.pending, chunk, chunk.length);
+        this.pending = null;
+      }
+      if (chunk.length < 3) {
+        this.pending = chunk.length > 0 ? chunk : null;
+        return null;
+      }
+      this.started = true;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+    }
+    const pending = this.pending;
+    if (pending !== null) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        this.pending = concatBytes(pending, chunk, chunk.length);
+        return null;
+      }
+      this.pending = null;
+      const line = concatBytes(pending, chunk, nl + 1);
+      this.scan(line, 0, line.length);
+      start = nl + 1;
+    }
+    const done = this.scan(chunk, start, chunk.length);
+    if (done < chunk.length) this.pending = chunk.slice(done);
+    return this.take();
+  }
+
+  /** The output of a last line without newline, or null. */
+  endBytes(): Uint8Array | null {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending !== null) {
+      let s = 0;
+      if (
+        !this.started &&
+        pending.length >= 3 &&
+        pending[0] === 0xef &&
+        pending[1] === 0xbb &&
+        pending[2] === 0xbf
+      )
+        s = 3;
+      this.started = true;
+      s = this.scan(pending, s, pending.length);
+      if (s < pending.length) this.line(pending, s, pending.length);
+    }
+    return this.take();
+  }
+
+  private take(): Uint8Array | null {
+    if (this.pos === this.flushed) return null;
+    const out = this.slab.subarray(this.flushed, this.pos);
+    this.flushed = this.pos;
+    return out;
+  }
+
+  /** Room for `n` more bytes of output (the slab's unflushed part moves to a new slab if needed). */
+  private room(n: number): Uint8Array {
+    if (this.pos + n <= this.slab.length) return this.slab;
+    const kept = this.pos - this.flushed;
+    const next = new Uint8Array(Math.max(SLAB, 2 * (kept + n)));
+    next.set(this.slab.subarray(this.flushed, this.pos));
+    this.slab = next;
+    this.flushed = 0;
+    this.pos = kept;
+    return next;
+  }
+
+  /**
+   * Reads the complete lines of b[from, end); returns where the first incomplete line starts (end
+   * when every line was complete).
+   */
+  private scan(b: Uint8Array, from: number, end: number): number {
+    let s = from;
+    while (s < end) {
+      const next = this.fast(b, s, end);
+      if (next >= 0) {
+        s = next;
+        continue;
+      }
+      let nl = s;
+      while (nl < end && b[nl] !== 10) nl++;
+      if (nl === end) return s;
+      this.line(b, s, nl);
+      s = nl + 1;
+    }
+    return end;
+  }
+
+  /**
+   * The fast path for one line at b[s…]: the compact form with ASCII fields free of escapes, a known
+   * action and a destination the engine takes. Returns where the next line starts, or -1 when the
+   * line must take the text path (or is not complete in this chunk).
+   */
+  private fast(b: Uint8Array, s: number, end: number): number {
+    if (this.opts !== undefined && this.opts.explain === true) return -1;
+    const head = HEAD_BYTES;
+    if (end - s < head.length + MIDDLE_BYTES.length + 4) return -1;
+    for (let k = 0; k < head.length; k++) if (b[s + k] !== head[k]) return -1;
+    const a0 = s + head.length;
+    let i = a0;
+    let c = 0;
+    for (; i < end; i++) {
+      c = b[i]!;
+      if (c === 34 || c === 92 || c < 32 || c > 126) break;
+    }
+    if (c !== 34 || i >= end) return -1;
+    const action = actionAt(b, a0, i);
+    if (action < 0) return -1;
+    const middle = MIDDLE_BYTES;
+    if (i + middle.length > end) return -1;
+    for (let k = 0; k < middle.length; k++) if (b[i + k] !== middle[k]) return -1;
+    const d0 = i + middle.length;
+    for (i = d0; i < end; i++) {
+      c = b[i]!;
+      if (c === 34 || c === 92 || c < 32 || c > 126) break;
+    }
+    const d1 = i;
+    // `"}` then `\n` or `\r\n`
+    if (c !== 34 || d1 + 2 >= end || b[d1 + 1] !== 125) return -1;
+    let nl = d1 + 2;
+    if (b[nl] === 13) nl++;
+    if (nl >= end || b[nl] !== 10) return -1;
+    let r: EvalResult;
+    try {
+      r = evaluate(this.set, ACTIONS[action]!, asciiString(b, d0, d1), this.opts);
+    } catch {
+      // the text path writes the error record
+      return -1;
+    }
+    this.lineNo++;
+    const counts = this.counts;
+    counts.total++;
+    if (r.decision === 'deny') counts.denied++;
+    const tail = decisionTail(r);
+    const head2 = ACTION_HEADS[action]!;
+    const destLen = d1 - d0 + 2;
+    if (tail === null) {
+      const json = `,${decisionJson(r)}}\n`;
+      const out = this.room(head2.length + destLen + json.length * 3);
+      let p = this.writeHead(out, head2, b, d0 - 1, d1 + 1);
+      p += utf8Out.encodeInto(json, out.subarray(p)).written;
+      this.pos = p;
+      return nl + 1;
+    }
+    const out = this.room(head2.length + destLen + tail.length);
+    const p = this.writeHead(out, head2, b, d0 - 1, d1 + 1);
+    out.set(tail, p);
+    this.pos = p + tail.length;
+    return nl + 1;
+  }
+
+  /** Writes the action's head and the destination's quoted bytes b[q0, q1); returns the end. */
+  private writeHead(out: Uint8Array, head: Uint8Array, b: Uint8Array, q0: number, q1: number): number {
+    let p = this.pos;
+    for (let k = 0; k < head.length; k++) out[p++] = head[k]!;
+    for (let k = q0; k < q1; k++) out[p++] = b[k]!;
+    return p;
+  }
+
+  /** The text path for the line b[s, e) (its newline excluded). */
+  private line(b: Uint8Array, s: number, e: number): void {
+    const r = evaluateLine(this.set, utf8In.decode(b.subarray(s, e)), ++this.lineNo, this.opts);
+    if (r === null) return;
+    this.counts.total++;
+    if (r.error) this.counts.errors++;
+    else if (r.denied) this.counts.denied++;
+    const out = this.room(r.text.length * 3 + 1);
+    const p = this.pos + utf8Out.encodeInto(r.text, out.subarray(this.pos)).written;
+    out[p] = 10;
+    this.pos = p + 1;
+  }
 
   push(text: string): string {
     const all = this.rest === '' ? text : this.rest + text;
@@ -179,4 +429,11 @@ export class BatchProcessor {
     }
     return out.length === 0 ? '' : `${out.join('\n')}\n`;
   }
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array, bEnd: number): Uint8Array {
+  const out = new Uint8Array(a.length + bEnd);
+  out.set(a);
+  out.set(b.subarray(0, bEnd), a.length);
+  return out;
 }

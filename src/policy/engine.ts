@@ -158,13 +158,22 @@ export function compilePolicies(
 
 const DECISION_JSON: unique symbol = Symbol('decisionJson');
 
+/** The JSON of a shared result, rendered once; its bytes as a batch line's tail, encoded on first use. */
+interface Rendered {
+  readonly json: string;
+  tail: Uint8Array | null;
+}
+
+type WithRendered = EvalResult & { [DECISION_JSON]?: Rendered };
+
 function renderDecisionJson(r: EvalResult): string {
   return `"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}`;
 }
 
 /** A result shared by every request it decides: frozen, with its JSON rendered once. */
 function shared(r: EvalResult): EvalResult {
-  Object.defineProperty(r, DECISION_JSON, { value: renderDecisionJson(r), enumerable: false });
+  const rendered: Rendered = { json: renderDecisionJson(r), tail: null };
+  Object.defineProperty(r, DECISION_JSON, { value: rendered, enumerable: false });
   return Object.freeze(r);
 }
 
@@ -173,7 +182,25 @@ function shared(r: EvalResult): EvalResult {
  * one JSON object a line. Rendered once for the shared results of the common cases.
  */
 export function decisionJson(r: EvalResult): string {
-  return (r as EvalResult & { [DECISION_JSON]?: string })[DECISION_JSON] ?? renderDecisionJson(r);
+  const rendered = (r as WithRendered)[DECISION_JSON];
+  return rendered !== undefined ? rendered.json : renderDecisionJson(r);
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of `,<decisionJson>}\n` for a shared result (encoded once, then reused); null for
+ * a result made for one request (explain, three or more matching resources).
+ */
+export function decisionTail(r: EvalResult): Uint8Array | null {
+  const rendered = (r as WithRendered)[DECISION_JSON];
+  if (rendered === undefined) return null;
+  let tail = rendered.tail;
+  if (tail === null) {
+    tail = utf8.encode(`,${rendered.json}}\n`);
+    rendered.tail = tail;
+  }
+  return tail;
 }
 
 const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;

@@ -106,10 +106,14 @@ async function show(ctx: Context, r: EvalResult): Promise<void> {
   }
 }
 
-type Writable = { write(chunk: string): unknown; once?: (event: 'drain', cb: () => void) => unknown };
+type Writable = {
+  write(chunk: string | Uint8Array): unknown;
+  once?: (event: 'drain', cb: () => void) => unknown;
+  writableHighWaterMark?: number;
+};
 
-async function write(ctx: Context, chunk: string): Promise<void> {
-  const out = ctx.io.stdout as Writable;
+/** Writes, then waits for 'drain' when the stream says its buffer is full (a slow pipe). */
+async function write(out: Writable, chunk: string | Uint8Array): Promise<void> {
   if (out.write(chunk) === false && typeof out.once === 'function') {
     await new Promise<void>((resolve) => out.once!('drain', resolve));
   }
@@ -117,14 +121,22 @@ async function write(ctx: Context, chunk: string): Promise<void> {
 
 async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions): Promise<number> {
   const batch = new BatchProcessor(set, { explain: opts.explain });
+  const out = ctx.io.stdout as Writable;
+  // A Node stream takes the output bytes as they are; a sink of strings gets them decoded.
+  const bytesOut = typeof out.writableHighWaterMark === 'number';
   const decoder = new TextDecoder();
+  const emit = (bytes: Uint8Array | null): Promise<void> | undefined => {
+    if (bytes === null) return undefined;
+    return write(out, bytesOut ? bytes : decoder.decode(bytes, { stream: true }));
+  };
+  const encoder = new TextEncoder();
   for await (const chunk of ctx.io.stdin) {
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
-    const out = batch.push(text);
-    if (out !== '') await write(ctx, out);
+    const input = typeof chunk === 'string' ? encoder.encode(chunk) : (chunk as Uint8Array);
+    const pending = emit(batch.pushBytes(input));
+    if (pending !== undefined) await pending;
   }
-  const last = batch.push(decoder.decode()) + batch.end();
-  if (last !== '') await write(ctx, last);
+  const pending = emit(batch.endBytes());
+  if (pending !== undefined) await pending;
   const { total, denied, errors } = batch.counts;
   ctx.output.info(
     `${total} request${total === 1 ? '' : 's'}: ${total - denied - errors} allowed, ${denied} denied, ${errors} malformed`,

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { BatchProcessor } from '../../src/policy/batch.js';
+import { parsePolicyDocument } from '../../src/policy/document.js';
+import { type CompiledPolicySet, compilePolicies, type EvaluateOptions } from '../../src/policy/engine.js';
+
+// The byte path (pushBytes/endBytes) must write exactly what the text path (push/end on decoded
+// text) writes, for any input and any chunking: its fast scanner only shortcuts the common lines.
+const set: CompiledPolicySet = compilePolicies(
+  await parsePolicyDocument(
+    JSON.stringify([
+      {
+        name: 'p',
+        rules: [
+          {
+            name: 'gh',
+            actions: ['connect:tcp'],
+            decision: 'allow',
+            resources: ['github.com', '**.github.com'],
+          },
+          { name: 'deny-ssh', actions: ['connect:tcp'], decision: 'deny', resources: ['*.github.com:22'] },
+          { name: 'also', actions: ['connect:tcp'], decision: 'allow', resources: ['api.github.com'] },
+          { name: 'udp', actions: ['connect:udp'], decision: 'allow', resources: ['10.0.0.0/8'] },
+        ],
+      },
+      {
+        name: 'fs',
+        rules: [
+          { name: 'src', actions: ['read', 'write'], decision: 'allow', resources: ['/src/**', '/ü/**'] },
+        ],
+      },
+    ]),
+    'p.json',
+  ),
+);
+
+const lines = [
+  '{"action":"connect:tcp","destination":"github.com"}',
+  '{"action":"connect:tcp","destination":"api.github.com"}', // three matching resources: not shared
+  '{"action":"connect:tcp","destination":"x.github.com:22"}', // allow and deny: a pair
+  '{"action":"connect:udp","destination":"10.1.2.3:53"}',
+  '{"action":"read","destination":"/src/a/b.go"}',
+  '{"action":"write","destination":"/etc/passwd"}',
+  '{"action":"connect:tcp","destination":"other.org"}\r', // CRLF
+  '{"action":"read","destination":"/\\u00fc/x"}', // escape → JSON.parse
+  '{"action":"read","destination":"/ü/x"}', // UTF-8 in the field
+  '{"action":"read","destination":"/src/😀"}', // astral plane
+  '{"action":"read","destination":"/a\\"b"}', // escaped quote
+  '{"action":"connect:tcp","destination":"a b"}', // whitespace inside: error record
+  '{"action":"connect:tcp","destination":""}', // empty: error record
+  '{"action":"connect:tcp","destination":"https://"}', // no host: error record
+  '{"action":"request:get","destination":"x.com"}', // unknown action: error record
+  '{"action":"connect:tcp","destination":"x.com"', // truncated JSON
+  '{"action":"connect:tcp","destination":"x.com"}}', // trailing brace
+  '{"action":"connect:tcp","destination":"x.com"} ', // trailing space
+  '  {"action":"connect:tcp","destination":"github.com"}', // leading space
+  '{"action": "connect:tcp", "destination": "github.com"}', // spaced JSON
+  '{"destination":"github.com","action":"connect:tcp"}', // other key order
+  '{"action":"connect:tcp","destination":"github.com","x":1}', // extra key
+  '{"action":"connect:tcp","destination":"\u0001"}', // raw control character
+  '{"action":"connect:tcp","destination":"GitHub.COM."}', // case and trailing dot
+  '',
+  '\r',
+  '# a comment',
+  'connect:tcp github.com:22',
+  'read\t/src/x',
+  'bad',
+  '\ufeff{"action":"read","destination":"/src/bom-in-the-middle"}',
+  '{"action":"connect:tcp","destination":"\xff"}', // (as text: ÿ, two bytes in UTF-8)
+];
+
+function viaText(input: Uint8Array, opts?: EvaluateOptions): { out: string; counts: unknown } {
+  const p = new BatchProcessor(set, opts);
+  const decoder = new TextDecoder();
+  const out = p.push(decoder.decode(input, { stream: true })) + p.push(decoder.decode()) + p.end();
+  return { out, counts: { ...p.counts } };
+}
+
+function viaBytes(input: Uint8Array, size: number, opts?: EvaluateOptions): { out: string; counts: unknown } {
+  const p = new BatchProcessor(set, opts);
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < input.length; i += size) {
+    const o = p.pushBytes(input.subarray(i, i + size));
+    if (o !== null) parts.push(o.slice()); // copies now: a later slab must not change them anyway
+  }
+  const last = p.endBytes();
+  if (last !== null) parts.push(last);
+  return { out: Buffer.concat(parts).toString('utf8'), counts: { ...p.counts } };
+}
+
+const encode = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+describe('BatchProcessor.pushBytes', () => {
+  const text = `${lines.join('\n')}\n`;
+  it('writes what the text path writes, line for line, with the same counts', () => {
+    const input = encode(text);
+    const want = viaText(input);
+    const got = viaBytes(input, input.length);
+    expect(got.out).toBe(want.out);
+    expect(got.counts).toEqual(want.counts);
+    // sanity: the fast lines are there and right
+    const out = want.out.split('\n');
+    expect(out).toHaveLength(lines.length - 3 + 1); // two blank lines and a comment give nothing
+    expect(JSON.parse(out[0]!)).toMatchObject({ destination: 'github.com', decision: 'allow' });
+    expect(JSON.parse(out[2]!)).toMatchObject({ destination: 'x.github.com:22', decision: 'deny' });
+    expect(JSON.parse(out[6]!)).toMatchObject({ destination: 'other.org', decision: 'deny' });
+    expect(JSON.parse(out[7]!)).toMatchObject({ destination: '/ü/x', decision: 'allow' });
+    expect(JSON.parse(out[11]!)).toMatchObject({ line: 12, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('gives the same output whatever the chunking (lines and UTF-8 characters split across chunks)', () => {
+    const input = encode(text);
+    const want = viaText(input).out;
+    for (const size of [1, 2, 3, 5, 7, 13, 31, 64, 100]) {
+      expect(viaBytes(input, size).out, `chunks of ${size}`).toBe(want);
+    }
+  });
+
+  it('handles a last line without newline, a BOM at the start, CRLF and explain', () => {
+    for (const t of [
+      '{"action":"connect:tcp","destination":"github.com"}',
+      '{"action":"connect:tcp","destination":"github.com"}\r',
+      '\ufeff{"action":"connect:tcp","destination":"github.com"}\n{"action":"read","destination":"/x"}',
+      '\ufeff',
+      'x',
+      '\n\n',
+      '{"action":"connect:tcp","destination":"github.com"}\r\n{"action":"connect:tcp","destination":"gi',
+    ]) {
+      const input = encode(t);
+      for (const opts of [undefined, { explain: true }]) {
+        const want = viaText(input, opts);
+        for (const size of [1, 2, 4, input.length || 1]) {
+          const got = viaBytes(input, size, opts);
+          expect(got.out, JSON.stringify([t, size, opts])).toBe(want.out);
+          expect(got.counts).toEqual(want.counts);
+        }
+      }
+    }
+  });
+
+  it('returns bytes it never writes again, across many slabs', () => {
+    const many = `${Array.from({ length: 30000 }, (_, i) => lines[i % lines.length]).join('\n')}\n`;
+    const input = encode(many);
+    const p = new BatchProcessor(set);
+    const held: Uint8Array[] = [];
+    const copies: string[] = [];
+    for (let i = 0; i < input.length; i += 65536) {
+      const o = p.pushBytes(input.subarray(i, i + 65536));
+      if (o !== null) {
+        held.push(o);
+        copies.push(Buffer.from(o).toString('utf8'));
+      }
+    }
+    const last = p.endBytes();
+    if (last !== null) {
+      held.push(last);
+      copies.push(Buffer.from(last).toString('utf8'));
+    }
+    // what was handed out earlier is unchanged after later writes
+    expect(held.map((h) => Buffer.from(h).toString('utf8'))).toEqual(copies);
+    expect(copies.join('')).toBe(viaText(input).out);
+  });
+
+  it('works on plain Uint8Arrays as well as Buffers', () => {
+    const input = encode(text);
+    const plain = new Uint8Array(input.length);
+    plain.set(input);
+    expect(Object.getPrototypeOf(plain)).toBe(Uint8Array.prototype);
+    expect(viaBytes(plain, 17).out).toBe(viaText(input).out);
+    expect(viaBytes(Buffer.from(input), 17).out).toBe(viaText(input).out);
+  });
+});
