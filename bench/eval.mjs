@@ -182,30 +182,26 @@ for (const size of SIZES) {
   const input = Buffer.from(`${lines.join('\n')}\n`);
   const CHUNK = 64 * 1024;
 
-  // parse-only: decode, split into lines, read each request
+  // parse-only: read each request exactly as `policy eval --batch` does (BatchProcessor's byte
+  // scanner: compact lines in place, any other line decoded and parsed), and nothing else
   const parse = timeIt(() => {
-    const decoder = new TextDecoder();
-    let rest = '';
-    let n = 0;
-    for (let off = 0; off < input.length; off += CHUNK) {
-      const text = rest + decoder.decode(input.subarray(off, off + CHUNK), { stream: true });
-      const ls = text.split('\n');
-      rest = ls.pop();
-      for (let i = 0; i < ls.length; i++) if (engine.parseRequestLine(ls[i]) !== null) n++;
-    }
-    return n;
+    const reader = new engine.BatchProcessor(set, undefined, true);
+    for (let off = 0; off < input.length; off += CHUNK) reader.pushBytes(input.subarray(off, off + CHUNK));
+    reader.endBytes();
+    if (reader.counts.total !== lines.length) throw new Error('parse-only lost lines');
+    return reader.counts.total;
   });
 
-  // end to end, as `policy eval --batch` runs: decode, read, evaluate, serialize, encode the output
+  // end to end, as `policy eval --batch` runs: read the input bytes, evaluate, write the output bytes
   const batch = timeIt(() => {
-    const decoder = new TextDecoder();
     const processor = new engine.BatchProcessor(set);
     let bytes = 0;
     for (let off = 0; off < input.length; off += CHUNK) {
-      const out = processor.push(decoder.decode(input.subarray(off, off + CHUNK), { stream: true }));
-      bytes += Buffer.byteLength(out);
+      const out = processor.pushBytes(input.subarray(off, off + CHUNK));
+      if (out !== null) bytes += out.length;
     }
-    bytes += Buffer.byteLength(processor.end());
+    const last = processor.endBytes();
+    if (last !== null) bytes += last.length;
     if (processor.counts.total !== lines.length) throw new Error('batch lost lines');
     return bytes;
   });
