@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Benchmark of the offline policy engine (issue 4). Run: `node bench/eval.mjs` after `npm ci`.
 // Bundles src/policy and the naive reference evaluator with esbuild's JS API into a temporary
-// directory (under node_modules/.cache), generates network policies of 10, 100, 1,000 and 10,000 rules and 1,000,000 requests
+// directory (under node_modules/.cache), generates policies of 10, 100, 1,000 and 10,000 rules (network
+// and filesystem, see generate) and 1,000,000 requests
 // per size, and prints decisions per second for: the compiled engine, the naive evaluator, parsing
 // the NDJSON alone, and the end-to-end batch (parse + evaluate + serialize), with the goals' ratios.
 // Options: --requests N (default 1000000), --sizes 10,100,1000,10000.
@@ -60,16 +61,47 @@ function rng(seed) {
 
 const WORDS = ['api', 'cdn', 'auth', 'git', 'pkg', 'img', 'data', 'edge', 'ci', 'logs', 'mail', 'build'];
 
+// A mix of rule forms (decisions §4): 80% network rules — exact hosts, host:port, `*.` and `**.`
+// suffixes, IPv4 CIDRs — and 20% filesystem rules — literal paths, `*` in a segment, `**` at the end
+// and in the middle, absolute and under `~`. Requests hit and miss both kinds.
 function generate(size, seed) {
   const r = rng(seed);
   const pick = (a) => a[Math.floor(r() * a.length)];
-  const rules = [];
-  const hits = []; // destinations known to hit some rule
+  const netRules = [];
+  const fsRules = [];
+  const hits = []; // network destinations known to hit some rule
+  const fsHits = []; // [action, path] known to hit some rule
   for (let i = 0; i < size; i++) {
+    const fs = r() < 0.2;
     const kind = r();
     const deny = r() < 0.1;
     const resources = [];
     const n = 1 + Math.floor(r() * 2);
+    if (fs) {
+      const actions = r() < 0.5 ? ['read'] : ['read', 'write'];
+      for (let k = 0; k < n; k++) {
+        const dir = `${pick(WORDS)}${i}-${k}`;
+        const act = pick(actions);
+        if (kind < 0.25) {
+          resources.push(`/etc/${dir}/config.yaml`);
+          fsHits.push([act, `/etc/${dir}/config.yaml`]);
+        } else if (kind < 0.5) {
+          resources.push(`/srv/${dir}/**`);
+          fsHits.push([act, `/srv/${dir}/${pick(WORDS)}/${pick(WORDS)}.txt`]);
+        } else if (kind < 0.7) {
+          resources.push(`/var/log/${dir}/*.log`);
+          fsHits.push([act, `/var/log/${dir}/${pick(WORDS)}.log`]);
+        } else if (kind < 0.85) {
+          resources.push(`~/src/${dir}/**`);
+          fsHits.push([act, `~/src/${dir}/${pick(WORDS)}/main.go`]);
+        } else {
+          resources.push(`/data/**/${dir}.db`);
+          fsHits.push([act, `/data/${pick(WORDS)}/${pick(WORDS)}/${dir}.db`]);
+        }
+      }
+      fsRules.push({ name: `rule-${i}`, actions, decision: deny ? 'deny' : 'allow', resources });
+      continue;
+    }
     for (let k = 0; k < n; k++) {
       const zone = `${pick(WORDS)}${i}-${k}.example${i % 97}.com`;
       if (kind < 0.45) {
@@ -89,26 +121,40 @@ function generate(size, seed) {
         hits.push(`10.${a}.${b}.${k * 128 + 1 + Math.floor(r() * 120)}:${pick([22, 443, 5432])}`);
       }
     }
-    rules.push({ name: `rule-${i}`, actions: ['connect:tcp'], decision: deny ? 'deny' : 'allow', resources });
+    netRules.push({
+      name: `rule-${i}`,
+      actions: ['connect:tcp'],
+      decision: deny ? 'deny' : 'allow',
+      resources,
+    });
   }
   const policies = [];
-  for (let i = 0; i < rules.length; i += 250) {
-    policies.push({ name: `policy-${i / 250}`, rules: rules.slice(i, i + 250) });
+  for (const [domain, rules] of [
+    ['net', netRules],
+    ['fs', fsRules],
+  ]) {
+    for (let i = 0; i < rules.length; i += 250) {
+      policies.push({ name: `${domain}-policy-${i / 250}`, rules: rules.slice(i, i + 250) });
+    }
   }
-  return { policies, hits };
+  return { policies, hits, fsHits };
 }
 
-function requestsFor(hits, count, seed) {
+function requestsFor({ hits, fsHits }, count, seed) {
   const r = rng(seed);
   const lines = new Array(count);
   const reqs = new Array(count);
   for (let i = 0; i < count; i++) {
     const x = r();
+    let action = 'connect:tcp';
     let destination;
-    if (x < 0.7) destination = hits[Math.floor(r() * hits.length)];
-    else if (x < 0.9) destination = `${WORDS[i % WORDS.length]}${i}.unknown${i % 13}.org`;
-    else destination = `192.168.${i & 255}.${(i >> 8) & 255}:443`;
-    const action = 'connect:tcp';
+    if (x < 0.56 || (x < 0.7 && fsHits.length === 0)) destination = hits[Math.floor(r() * hits.length)];
+    else if (x < 0.7) [action, destination] = fsHits[Math.floor(r() * fsHits.length)];
+    else if (x < 0.86) destination = `${WORDS[i % WORDS.length]}${i}.unknown${i % 13}.org`;
+    else if (x < 0.9) {
+      action = i & 1 ? 'read' : 'write';
+      destination = `/home/user${i % 7}/${WORDS[i % WORDS.length]}${i}.txt`;
+    } else destination = `192.168.${i & 255}.${(i >> 8) & 255}:443`;
     reqs[i] = { action, destination };
     lines[i] = JSON.stringify(reqs[i]);
   }
@@ -143,11 +189,12 @@ console.log(
 console.log('');
 const rows = [];
 for (const size of SIZES) {
-  const { policies: authoring, hits } = generate(size, size);
+  const generated = generate(size, size);
+  const authoring = generated.policies;
   const docs = await engine.parsePolicyDocument(JSON.stringify(authoring), `bench-${size}.json`);
   const compiled = timeOnce(() => engine.compilePolicies(docs));
   const set = compiled.value;
-  const { lines, reqs } = requestsFor(hits, REQUESTS, size + 1);
+  const { lines, reqs } = requestsFor(generated, REQUESTS, size + 1);
 
   // warm-up
   for (let i = 0; i < 50_000; i++)
