@@ -229,7 +229,8 @@ export function evaluate(
   opts?: EvaluateOptions,
 ): EvalResult {
   const out = scratch;
-  out.length = 0;
+  // emptied by pop, which compiles inline (setting length calls into the runtime)
+  while (out.length > 0) out.pop();
   let nd: NetworkDestination | null = null;
   let fd: FilesystemDestination | null = null;
   // The other spelling of a path under the home directory (`~/x` ↔ `/home/me/x`), when known.

@@ -68,14 +68,14 @@ export class FilesystemIndex {
   lookup(d: FilesystemDestination, out: Entry[]): void {
     let cur = this.cur;
     let nxt = this.nxt;
-    cur.length = 0;
+    while (cur.length > 0) cur.pop();
     this.gen++;
     this.push(cur, d.home ? this.home : this.absolute);
     const segs = d.segments;
     for (let k = 0; k < segs.length && cur.length > 0; k++) {
       const s = segs[k]!;
       this.gen++;
-      nxt.length = 0;
+      while (nxt.length > 0) nxt.pop();
       for (let i = 0; i < cur.length; i++) {
         const n = cur[i]!;
         if (n.loops) this.push(nxt, n);
