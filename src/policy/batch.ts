@@ -372,7 +372,7 @@ export class BatchProcessor {
     const tail = decisionTail(r);
     const head2 = ACTION_HEADS[action]!;
     const destLen = d1 - d0 + 2;
-    if (tail === null) {
+    if (tail === undefined) {
       const json = `,${decisionJson(r)}}\n`;
       const out = this.room(head2.length + destLen + json.length * 3);
       let p = this.writeHead(out, head2, b, d0 - 1, d1 + 1);
