@@ -184,7 +184,8 @@ type Latin1 = { latin1Slice?: (start: number, end: number) => string };
 function asciiString(b: Uint8Array, start: number, end: number): string {
   const slice = (b as Latin1).latin1Slice;
   if (slice !== undefined) return slice.call(b, start, end);
-  return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+  // ASCII reads the same in UTF-8
+  return utf8In.decode(b.subarray(start, end));
 }
 
 /** Where an output slab starts; a slab is handed out in pieces that are never written again. */
@@ -208,8 +209,8 @@ export class BatchProcessor {
     private readonly readOnly = false,
   ) {}
 
-  /** Bytes of an incomplete last line, waiting for the next chunk. */
-  private pending: Uint8Array | null = null;
+  /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */
+  private parts: Uint8Array[] = [];
   private slab = new Uint8Array(SLAB);
   /** slab[flushed, pos) is output not yet handed out. */
   private flushed = 0;
@@ -228,53 +229,55 @@ export class BatchProcessor {
     let start = 0;
     if (!this.started) {
       // TextDecoder drops a BOM at the start of a stream; so does this path
-      if (this.pending !== null) {
-        chunk = concatBytes(this.pending, chunk, chunk.length);
-        this.pending = null;
-      }
+      if (this.parts.length > 0) chunk = this.joinParts(chunk, chunk.length);
       if (chunk.length < 3) {
-        this.pending = chunk.length > 0 ? chunk : null;
+        if (chunk.length > 0) this.parts.push(chunk.slice());
         return null;
       }
       this.started = true;
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
-    }
-    const pending = this.pending;
-    if (pending !== null) {
+    } else if (this.parts.length > 0) {
       const nl = chunk.indexOf(10);
       if (nl < 0) {
-        this.pending = concatBytes(pending, chunk, chunk.length);
+        this.parts.push(chunk.slice());
         return null;
       }
-      this.pending = null;
-      const line = concatBytes(pending, chunk, nl + 1);
+      const line = this.joinParts(chunk, nl + 1);
       this.scan(line, 0, line.length);
       start = nl + 1;
     }
     const done = this.scan(chunk, start, chunk.length);
-    if (done < chunk.length) this.pending = chunk.slice(done);
+    if (done < chunk.length) this.parts.push(chunk.slice(done));
     return this.take();
   }
 
   /** The output of a last line without newline, or null. */
   endBytes(): Uint8Array | null {
-    const pending = this.pending;
-    this.pending = null;
-    if (pending !== null) {
+    if (this.parts.length > 0) {
+      const rest = this.joinParts(new Uint8Array(0), 0);
       let s = 0;
-      if (
-        !this.started &&
-        pending.length >= 3 &&
-        pending[0] === 0xef &&
-        pending[1] === 0xbb &&
-        pending[2] === 0xbf
-      )
+      if (!this.started && rest.length >= 3 && rest[0] === 0xef && rest[1] === 0xbb && rest[2] === 0xbf)
         s = 3;
       this.started = true;
-      s = this.scan(pending, s, pending.length);
-      if (s < pending.length) this.line(pending, s, pending.length);
+      s = this.scan(rest, s, rest.length);
+      if (s < rest.length) this.line(rest, s, rest.length);
     }
     return this.take();
+  }
+
+  /** The waiting parts and b[0, bEnd) as one array; no parts wait afterwards. */
+  private joinParts(b: Uint8Array, bEnd: number): Uint8Array {
+    let n = bEnd;
+    for (const p of this.parts) n += p.length;
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    out.set(b.subarray(0, bEnd), at);
+    this.parts = [];
+    return out;
   }
 
   private take(): Uint8Array | null {
@@ -451,11 +454,4 @@ export class BatchProcessor {
     }
     return out.length === 0 ? '' : `${out.join('\n')}\n`;
   }
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array, bEnd: number): Uint8Array {
-  const out = new Uint8Array(a.length + bEnd);
-  out.set(a);
-  out.set(b.subarray(0, bEnd), a.length);
-  return out;
 }

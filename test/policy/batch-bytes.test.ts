@@ -168,4 +168,25 @@ describe('BatchProcessor.pushBytes', () => {
     expect(viaBytes(plain, 17).out).toBe(viaText(input).out);
     expect(viaBytes(Buffer.from(input), 17).out).toBe(viaText(input).out);
   });
+
+  it('keeps an incomplete line safe when the caller reuses its chunk buffer, and joins a long line once', () => {
+    const long = `{"action":"read","destination":"/src/${'a'.repeat(300_000)}"}`;
+    const input = encode(`${lines[0]}\n${long}\n${lines[4]}`);
+    const want = viaText(input);
+    const p = new BatchProcessor(set);
+    const reused = new Uint8Array(1000);
+    const parts: string[] = [];
+    for (let i = 0; i < input.length; i += 1000) {
+      const n = Math.min(1000, input.length - i);
+      reused.set(input.subarray(i, i + n));
+      const o = p.pushBytes(reused.subarray(0, n));
+      if (o !== null) parts.push(Buffer.from(o).toString('utf8'));
+      reused.fill(0x78); // the caller scribbles over its buffer before the next read
+    }
+    const last = p.endBytes();
+    if (last !== null) parts.push(Buffer.from(last).toString('utf8'));
+    expect(parts.join('')).toBe(want.out);
+    expect(p.counts).toEqual(want.counts);
+    expect(want.counts).toEqual({ total: 3, denied: 0, errors: 0 });
+  });
 });
