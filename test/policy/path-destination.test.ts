@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilesystemDestination } from '../../src/policy/path.js';
+
+// The one-scan fast path and the general parser must agree: paths with `.`/`..` segments or a NUL
+// take the general one.
+describe('parseFilesystemDestination', () => {
+  it.each([
+    ['/', false, [], '/'],
+    ['~', true, [], '~'],
+    ['~/', true, [], '~'],
+    ['/etc/passwd', false, ['etc', 'passwd'], '/etc/passwd'],
+    ['/a//b/', false, ['a', 'b'], '/a/b'],
+    ['~/src/x/', true, ['src', 'x'], '~/src/x'],
+    ['/a/./b', false, ['a', 'b'], '/a/b'],
+    ['/a/../b', false, ['b'], '/b'],
+    ['/a/b/..', false, ['a'], '/a'],
+    ['/..', false, [], '/'],
+    ['/a/.hidden/..x/...', false, ['a', '.hidden', '..x', '...'], '/a/.hidden/..x/...'],
+    ['/a/.', false, ['a'], '/a'],
+  ])('%s', (value, home, segments, path) => {
+    expect(parseFilesystemDestination(value)).toEqual({ home, segments, path });
+  });
+  it.each([
+    ['', 'empty'],
+    ['/a\0b', 'NUL'],
+    ['rel/x', 'relative'],
+    ['~user/x', '~user'],
+    ['~/../x', 'leaves the home directory'],
+  ])('refuses %j', (value, fragment) => {
+    expect(() => parseFilesystemDestination(value)).toThrow(fragment);
+  });
+});
