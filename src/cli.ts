@@ -98,6 +98,14 @@ export function realDeps(): ContextDeps {
     if (++interrupts > 1) process.exit(130);
     controller.abort(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
   });
+  // A reader that stops early (`hubctl token list | head -3`) is no error: stop quietly, not with
+  // an unhandled EPIPE and a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   return {
     io: {
       stdout: process.stdout,
