@@ -162,6 +162,20 @@ describe('bin/hubctl.js end to end', () => {
     expect(deny.stdout.split('\n')[0]).toBe('deny');
   });
 
+  it('a reader that closes early (| head) ends the run quietly: no EPIPE stack', async () => {
+    const r = await new Promise<Result>((resolvePromise) => {
+      const child = spawn(process.execPath, [BIN, 'completion', 'fish'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.destroy(); // every write now meets a closed pipe
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolvePromise({ code, stdout: '', stderr }));
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
   it('a JSON error on stderr in --json mode, and nothing on stdout', async () => {
     const r = await hubctl(['--json', 'config', 'get', 'org']);
     expect(r.code).toBe(5);
