@@ -1,5 +1,4 @@
 // HTTP_PROXY/NO_PROXY and --ca-file against real servers on 127.0.0.1.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -9,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../src/errors.js';
 import { createHttpClient, proxySettings } from '../../src/http/client.js';
+import { makeEcCertificate } from '../support/certificate.js';
 import { recordingClock } from './mock.js';
 
 const listen = async (server: Server, host = '127.0.0.1') => {
@@ -107,29 +107,11 @@ describe('--ca-file', () => {
   let caFile: string;
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hubctl-ca-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-days',
-        '2',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
+    makeEcCertificate(join(dir, 'key.pem'), join(dir, 'cert.pem'), {
+      commonName: '127.0.0.1',
+      days: 2,
+      ipAddress: '127.0.0.1',
+    });
     caFile = join(dir, 'cert.pem');
     server = createHttpsServer(
       { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(caFile) },

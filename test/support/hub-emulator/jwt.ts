@@ -1,7 +1,6 @@
 // Key material and compact JWS (ES256) for the hub emulator. The key pair and a self-signed
 // certificate are made with the openssl CLI, because the real registry (distribution 2.8) needs the
 // certificate as its `rootcertbundle` and in every registry token's `x5c` header.
-import { execFileSync } from 'node:child_process';
 import {
   createPrivateKey,
   createPublicKey,
@@ -15,6 +14,7 @@ import {
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeEcCertificate } from '../certificate.js';
 import { reapDirectory } from '../reaper.js';
 
 export interface SigningMaterial {
@@ -48,27 +48,7 @@ export function createSigningMaterial(commonName: string): SigningMaterial {
   const keyPath = join(dir, 'token.key');
   const certPath = join(dir, 'token.crt');
   try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        keyPath,
-        '-out',
-        certPath,
-        '-days',
-        '3650',
-        '-subj',
-        `/CN=${commonName}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    makeEcCertificate(keyPath, certPath, { commonName, days: 3650 });
   } catch (err) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     return {
