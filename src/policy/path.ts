@@ -148,7 +148,7 @@ export function homeAlias(
 
 /** Segments of an absolute home directory; null when it is not a usable absolute path. */
 export function homeSegmentsOf(home: string | undefined): readonly string[] | null {
-  if (!home || !home.startsWith('/')) return null;
+  if (!home?.startsWith('/')) return null;
   const d = parseFilesystemDestination(home);
   return d.segments.length > 0 ? Object.freeze([...d.segments]) : null;
 }
@@ -179,44 +179,20 @@ export function matchSegment(seg: PathSegment, s: string): boolean {
 
 /**
  * Does a pattern match a normalized path? `**` takes any number of segments (zero included).
- * Linear-time two-pointer walk that backtracks only to the last `**`.
  */
 export function matchPath(p: FilesystemPattern, d: FilesystemDestination): boolean {
-  if (p.home !== d.home) return false;
-  const ps = p.segments;
-  const ds = d.segments;
-  let i = 0;
-  let j = 0;
-  let starI = -1;
-  let starJ = 0;
-  while (j < ds.length) {
-    const seg = ps[i];
-    if (seg !== undefined && seg.kind === 'globstar') {
-      starI = i++;
-      starJ = j;
-    } else if (seg !== undefined && matchSegment(seg, ds[j]!)) {
-      i++;
-      j++;
-    } else if (starI >= 0) {
-      i = starI + 1;
-      j = ++starJ;
-    } else {
-      return false;
-    }
-  }
-  while (i < ps.length && ps[i]!.kind === 'globstar') i++;
-  return i === ps.length;
+  return alignPath(p, d) !== null;
 }
 
 /**
- * What each wildcard of a matching pattern took from the path, for `--explain`:
- * `"**" took "app/main.go"`, `"*.log" took "x.log"`; null when the pattern does not match.
+ * Aligns a pattern with a path: a linear-time two-pointer walk that backtracks only to the last
+ * `**`. Returns where each pattern segment began in the path (plus the path's length at the end),
+ * or null when the pattern does not match.
  */
-export function describePathMatch(p: FilesystemPattern, d: FilesystemDestination): string | null {
+function alignPath(p: FilesystemPattern, d: FilesystemDestination): number[] | null {
   if (p.home !== d.home) return null;
   const ps = p.segments;
   const ds = d.segments;
-  // start[k]: where pattern segment k began in the path, in the successful alignment
   const start: number[] = new Array(ps.length + 1).fill(0);
   let i = 0;
   let j = 0;
@@ -242,6 +218,18 @@ export function describePathMatch(p: FilesystemPattern, d: FilesystemDestination
   while (i < ps.length && ps[i]!.kind === 'globstar') start[i++] = j;
   if (i !== ps.length) return null;
   start[ps.length] = ds.length;
+  return start;
+}
+
+/**
+ * What each wildcard of a matching pattern took from the path, for `--explain`:
+ * `"**" took "app/main.go"`, `"*.log" took "x.log"`; null when the pattern does not match.
+ */
+export function describePathMatch(p: FilesystemPattern, d: FilesystemDestination): string | null {
+  const start = alignPath(p, d);
+  if (start === null) return null;
+  const ps = p.segments;
+  const ds = d.segments;
   const parts: string[] = [];
   ps.forEach((seg, k) => {
     if (seg.kind === 'globstar') {
