@@ -110,16 +110,6 @@ export function exitCodeForStatus(status: number, apiCode?: string): ExitCodeVal
   return ExitCode.ERROR;
 }
 
-/** Adds what we were doing to an error's message, keeping its class and exit code. */
-export function withContext<T>(what: string, promise: Promise<T>): Promise<T> {
-  return promise.catch((err: unknown) => {
-    if (err instanceof HubctlError && !err.message.startsWith(what)) {
-      err.message = `${what}: ${err.message}`;
-    }
-    throw err;
-  });
-}
-
 export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof HubctlError) return err.exitCode;
   return ExitCode.ERROR;

@@ -3,7 +3,7 @@
 // into typed errors with secrets redacted, and a --debug trace. The only importer of undici.
 
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
 import type { Clock } from '../clock.js';
@@ -326,9 +326,4 @@ function describeNetworkError(err: unknown): string {
     default:
       return err instanceof Error ? err.message : String(err);
   }
-}
-
-/** Turns an async iterable or buffer into something undici can stream. */
-export function toReadable(body: AsyncIterable<Uint8Array> | Uint8Array): Readable {
-  return body instanceof Uint8Array ? Readable.from([body]) : Readable.from(body);
 }
