@@ -6,6 +6,7 @@ import { HubctlError, ValidationError } from '../errors.js';
 import { type Domain, domainOfAction, type Policy, policyType, type Scope } from './model.js';
 import { parseResource } from './resource.js';
 import { domainOfActions, validateRule } from './validate.js';
+import { DECLINED, readYamlSubset } from './yaml-subset.js';
 
 export interface RuleDoc {
   id?: string;
@@ -220,6 +221,9 @@ async function parseText(text: string, sourceName: string): Promise<unknown[]> {
       if (/\.json$/i.test(sourceName)) fail(sourceName, `not valid JSON: ${(err as Error).message}`);
     }
   }
+  // Most policy files stay within a plain subset that a small reader handles without loading `yaml`.
+  const quick = readYamlSubset(text);
+  if (quick !== DECLINED) return quick === null ? [] : [quick];
   const YAML = await import('yaml');
   const docs = YAML.parseAllDocuments(text, { prettyErrors: true });
   const list = Array.isArray(docs) ? docs : [docs];
