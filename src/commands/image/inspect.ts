@@ -4,7 +4,8 @@ import { sha256Digest } from '../../api/registry/manifest.js';
 import type { Descriptor } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { IntegrityError, ValidationError } from '../../errors.js';
-import { formatPlatform, type PlatformSpec, parsePlatform, selectManifest } from '../../image/platform.js';
+import { findPlatform } from '../../image/manifest-tree.js';
+import { formatPlatform, type PlatformSpec, parsePlatform } from '../../image/platform.js';
 import { formatBytes } from '../../output/progress.js';
 import {
   formatReference,
@@ -62,9 +63,8 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   const client = await registryClient(ctx);
   const { ref } = opts;
   let m: FetchedManifest = await client.getManifest(ref, manifestReference(ref));
-  if (opts.platform && m.parsed.kind === 'index') {
-    const chosen = selectManifest(m.parsed.index.manifests, opts.platform, formatReference(ref));
-    m = await client.getManifest(ref, chosen.digest);
+  if (opts.platform) {
+    m = await findPlatform(m, opts.platform, (d) => client.getManifest(ref, d.digest), formatReference(ref));
   }
   if (opts.raw) {
     ctx.io.stdout.write(m.bytes.toString('utf8'));
