@@ -203,6 +203,30 @@ describeWithRegistry('nested indexes', () => {
     await expectWholeTree(w.registry.url, 'mirror/app');
   });
 
+  it('inspect marks nested entries as indexes, and --platform searches into them', async () => {
+    const i = await w.run(['--json', 'image', 'inspect', `${R}/nested/app:1`], { env });
+    expect(i.code).toBe(0);
+    expect(JSON.parse(i.stdout).platforms).toEqual(['linux/s390x', 'index', 'index']);
+    const plain = await w.run(['image', 'inspect', `${R}/nested/app:1`], { env });
+    expect(plain.code).toBe(0);
+    // The top's entries in order: s390x, then the two nested indexes.
+    const topIndex = JSON.parse(
+      readFileSync(join(tree.dir, 'blobs', 'sha256', tree.top.digest.slice(7)), 'utf8'),
+    );
+    expect(plain.stdout).toContain(`index\t${topIndex.manifests[1].digest}\t`);
+    expect(plain.stdout).toContain(`index\t${topIndex.manifests[2].digest}\t`);
+
+    const arm = await w.run(
+      ['--json', 'image', 'inspect', '--platform', 'linux/ppc64le', `${R}/nested/app:1`],
+      {
+        env,
+      },
+    );
+    expect(arm.code).toBe(0);
+    expect(JSON.parse(arm.stdout).digest).toBe(image('linux/ppc64le').manifest.digest);
+    expect(JSON.parse(arm.stdout).config.architecture).toBe('ppc64le');
+  });
+
   it('push refuses a tree nested deeper than the bound before sending anything (exit 2)', async () => {
     let spec: TreeSpec[] = ['linux/amd64'];
     for (let i = 0; i < MAX_INDEX_DEPTH; i++) spec = [spec];
