@@ -1,6 +1,7 @@
 // image copy: registry to registry, streaming each blob from the source's GET into the destination's
 // upload without touching disk (verified against its digest on the way); within one registry,
-// blobs are mounted. With --all-platforms the index and every child are copied; digests are kept.
+// blobs are mounted. With --all-platforms the whole index tree is copied, nested indexes too
+// (children before the index that lists them); digests are kept.
 
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
@@ -8,9 +9,10 @@ import type { RegistryClient } from '../api/registry/client.js';
 import { IntegrityError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference } from '../ref/reference.js';
+import { blobsOf } from './manifest-tree.js';
 import type { PlatformSpec } from './platform.js';
 import { runPool } from './pool.js';
-import { blobsOf, resolveImages } from './pull.js';
+import { resolveImages } from './pull.js';
 import type { KnownBlobs } from './resume-state.js';
 import type { BlobResult, TransferResult } from './types.js';
 import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
@@ -30,7 +32,7 @@ export interface CopyOptions {
 
 export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
   const { client, src, dst } = opts;
-  const { top, images } = await resolveImages(client, src, opts.platform, Boolean(opts.allPlatforms));
+  const { top, below, images } = await resolveImages(client, src, opts.platform, Boolean(opts.allPlatforms));
   const sameRegistry = src.registry === dst.registry && src.repository !== dst.repository;
   const open = new Set<OpenUpload>();
   const uc = {
@@ -71,9 +73,7 @@ export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
     )
     .catch(() => undefined);
 
-  if (top !== images[0] || images.length > 1) {
-    for (const img of images) await client.putManifest(dst, img.digest, img.bytes, img.mediaType);
-  }
+  for (const m of below) await client.putManifest(dst, m.digest, m.bytes, m.mediaType);
   const digest = await client.putManifest(dst, dst.tag ?? dst.digest ?? top.digest, top.bytes, top.mediaType);
   return { reference: formatReference(dst), digest, mediaType: top.mediaType, blobs: results };
 }

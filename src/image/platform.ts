@@ -1,4 +1,4 @@
-// Platforms (`os/arch[/variant]`) and choosing one manifest from an index. Pure: the machine's
+// Platforms (`os/arch[/variant]`) and matching one entry of an index. Pure: the machine's
 // own platform is passed in by the caller (the command reads it from the context).
 
 import type { Descriptor, Platform } from '../api/registry/media-types.js';
@@ -52,12 +52,11 @@ function normalVariant(arch: string, variant: string | undefined): string | unde
   return variant;
 }
 
-/** Picks the index entry for a platform; a variant left out matches the architecture's default. */
-export function selectManifest(
-  manifests: readonly Descriptor[],
-  want: PlatformSpec,
-  what: string,
-): Descriptor {
+/**
+ * The index entry for a platform, or undefined; a variant left out matches the architecture's
+ * default. Nested index trees are searched by findPlatform (manifest-tree.ts).
+ */
+export function matchManifest(manifests: readonly Descriptor[], want: PlatformSpec): Descriptor | undefined {
   const candidates = manifests.filter(
     (d) => d.platform && d.platform.os === want.os && d.platform.architecture === want.architecture,
   );
@@ -65,12 +64,12 @@ export function selectManifest(
   const exact = candidates.find(
     (d) => normalVariant(d.platform!.architecture, d.platform!.variant) === wantVariant,
   );
-  const chosen = exact ?? (want.variant === undefined ? candidates[0] : undefined);
-  if (!chosen) {
-    const available = manifests.map((d) => formatPlatform(d.platform)).join(', ');
-    throw new NotFoundError(`${what} has no image for ${formatPlatform(want)}`, {
-      hint: available ? `Platforms available: ${available}.` : undefined,
-    });
-  }
-  return chosen;
+  return exact ?? (want.variant === undefined ? candidates[0] : undefined);
+}
+
+/** "app:1 has no image for linux/s390x", naming the platforms there are. */
+export function noImageFor(what: string, want: PlatformSpec, available: readonly string[]): NotFoundError {
+  return new NotFoundError(`${what} has no image for ${formatPlatform(want)}`, {
+    hint: available.length > 0 ? `Platforms available: ${available.join(', ')}.` : undefined,
+  });
 }

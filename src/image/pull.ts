@@ -6,12 +6,13 @@
 import { rm, stat } from 'node:fs/promises';
 import type { FetchedManifest, RegistryClient } from '../api/registry/client.js';
 import type { Descriptor, ImageManifest } from '../api/registry/media-types.js';
-import { IntegrityError, NotFoundError, UsageError } from '../errors.js';
+import { IntegrityError, UsageError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference, manifestReference } from '../ref/reference.js';
 import type { ImageLocation } from '../ref/transport.js';
+import { blobsOf, findPlatform, manifestsBelow } from './manifest-tree.js';
 import { OciLayout } from './oci-layout.js';
-import { formatPlatform, type PlatformSpec, selectManifest } from './platform.js';
+import type { PlatformSpec } from './platform.js';
 import { runPool } from './pool.js';
 import type { KnownBlobs } from './resume-state.js';
 import type { BlobResult, TransferResult } from './types.js';
@@ -39,40 +40,32 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The manifests a pull or copy takes: the top one, and the image manifests below it. */
+export interface ResolvedImages {
+  /** What the tag will name: the top manifest, or the image chosen for a platform. */
+  top: FetchedManifest;
+  /** With --all-platforms, every manifest below the top, children before their index. */
+  below: FetchedManifest[];
+  /** The image manifests whose blobs are transferred. */
+  images: FetchedManifest[];
+}
+
+/** The manifests a pull or copy takes: one platform's image, or with allPlatforms the whole tree. */
 export async function resolveImages(
   client: RegistryClient,
   ref: ImageReference,
   platform: PlatformSpec,
   allPlatforms: boolean,
-): Promise<{ top: FetchedManifest; images: FetchedManifest[] }> {
+): Promise<ResolvedImages> {
   const top = await client.getManifest(ref, manifestReference(ref));
-  if (top.parsed.kind === 'image') return { top, images: [top] };
+  // getManifest checks the bytes against a digest reference.
+  const fetch = (d: Descriptor) => client.getManifest(ref, d.digest);
   const what = formatReference(ref);
-  if (allPlatforms) {
-    const images: FetchedManifest[] = [];
-    for (const d of top.parsed.index.manifests) {
-      const child = await client.getManifest(ref, d.digest);
-      if (child.parsed.kind === 'image') images.push(child);
-    }
-    return { top, images };
+  if (top.parsed.kind === 'index' && allPlatforms) {
+    const below = await manifestsBelow(top, fetch, what);
+    return { top, below, images: below.filter((m) => m.parsed.kind === 'image') };
   }
-  const chosen = selectManifest(top.parsed.index.manifests, platform, what);
-  const child = await client.getManifest(ref, chosen.digest);
-  if (child.parsed.kind !== 'image') {
-    throw new NotFoundError(`${what}: the entry for ${formatPlatform(platform)} is not an image manifest`);
-  }
-  return { top: child, images: [child] };
-}
-
-export function blobsOf(images: FetchedManifest[]): Descriptor[] {
-  const blobs = new Map<string, Descriptor>();
-  for (const img of images) {
-    if (img.parsed.kind !== 'image') continue;
-    for (const d of [img.parsed.manifest.config, ...img.parsed.manifest.layers])
-      if (!d.urls) blobs.set(d.digest, d);
-  }
-  return [...blobs.values()];
+  const image = await findPlatform(top, platform, fetch, what);
+  return { top: image, below: [], images: [image] };
 }
 
 export async function pullImage(opts: PullOptions): Promise<TransferResult> {
@@ -80,7 +73,7 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
   if (dest.transport === 'docker-archive' && opts.allPlatforms) {
     throw new UsageError('a docker archive holds one platform: pull --all-platforms into oci:DIR instead');
   }
-  const { top, images } = await resolveImages(client, ref, opts.platform, Boolean(opts.allPlatforms));
+  const { top, below, images } = await resolveImages(client, ref, opts.platform, Boolean(opts.allPlatforms));
   const dir = dest.transport === 'oci' ? dest.path : `${dest.path}.hubctl-partial.d`;
   const created = !(await exists(dir));
   const layout = await OciLayout.create(dir);
@@ -119,8 +112,7 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
     )
     .catch(() => undefined);
 
-  for (const img of images) await layout.writeBlob(img.digest, img.bytes);
-  if (top !== images[0] || images.length > 1) await layout.writeBlob(top.digest, top.bytes);
+  for (const m of [...below, top]) await layout.writeBlob(m.digest, m.bytes);
   const descriptor: Descriptor = { mediaType: top.mediaType, digest: top.digest, size: top.bytes.length };
 
   if (dest.transport === 'oci') {

@@ -1,12 +1,14 @@
-// image push: a local image (OCI layout or docker archive) to a registry. Blobs first (with
-// --concurrency in flight), then child manifests by digest, then the top manifest under the tag.
+// image push: a local image (OCI layout or docker archive) to a registry. Blobs first, each once
+// (with --concurrency in flight), then the manifests below the top by digest, children before the
+// index that lists them (nested indexes to any depth), then the top manifest under the tag.
 
 import type { RegistryClient } from '../api/registry/client.js';
-import { parseManifest } from '../api/registry/manifest.js';
-import type { Descriptor, ImageManifest } from '../api/registry/media-types.js';
+import { parseManifest, sha256Digest } from '../api/registry/manifest.js';
+import { IntegrityError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference } from '../ref/reference.js';
 import type { LocalImage } from './local-image.js';
+import { blobsOf, manifestsBelow, type TreeManifest } from './manifest-tree.js';
 import { runPool } from './pool.js';
 import type { KnownBlobs, UploadStateStore } from './resume-state.js';
 import type { BlobResult, TransferResult } from './types.js';
@@ -26,38 +28,25 @@ export interface PushOptions {
   note?: (line: string) => void;
 }
 
-interface PlannedManifest {
-  digest: string;
-  mediaType: string;
-  bytes: Buffer;
-  manifest: ImageManifest;
-}
-
 export async function pushImage(opts: PushOptions): Promise<TransferResult> {
   const { client, source, dest } = opts;
   const what = source.describe;
-  const top = parseManifest(source.top.bytes, source.top.mediaType, what);
-  const children: PlannedManifest[] = [];
-  if (top.kind === 'index') {
-    for (const d of top.index.manifests) {
+  const parsed = parseManifest(source.top.bytes, source.top.mediaType, what);
+  const top: TreeManifest = { ...source.top, mediaType: parsed.mediaType, parsed };
+  // The whole tree is read (and a bad one refused) before anything is sent.
+  const below = await manifestsBelow(
+    top,
+    async (d) => {
       const bytes = await source.blobs.readBlob(d.digest);
-      const parsed = parseManifest(bytes, d.mediaType, `${what} (${d.digest})`);
-      if (parsed.kind !== 'image') continue; // nested indexes are rare; their blobs are not pushed
-      children.push({ digest: d.digest, mediaType: parsed.mediaType, bytes, manifest: parsed.manifest });
-    }
-  } else {
-    children.push({
-      digest: source.top.digest,
-      mediaType: top.mediaType,
-      bytes: source.top.bytes,
-      manifest: top.manifest,
-    });
-  }
-
-  // Every distinct blob once.
-  const blobs = new Map<string, Descriptor>();
-  for (const c of children)
-    for (const d of [c.manifest.config, ...c.manifest.layers]) if (!d.urls) blobs.set(d.digest, d);
+      // A layout checks its blobs; an archive's entries are checked here.
+      if (sha256Digest(bytes) !== d.digest)
+        throw new IntegrityError(`${what}: the manifest ${d.digest} does not match its digest`);
+      const m = parseManifest(bytes, d.mediaType, `${what} (${d.digest})`);
+      return { digest: d.digest, mediaType: m.mediaType, bytes, parsed: m };
+    },
+    what,
+  );
+  const blobs = blobsOf([top, ...below]);
 
   const open = new Set<OpenUpload>();
   const uc = {
@@ -74,7 +63,7 @@ export async function pushImage(opts: PushOptions): Promise<TransferResult> {
   };
   let results: BlobResult[];
   try {
-    results = await runPool([...blobs.values()], opts.concurrency ?? 4, async (d) => {
+    results = await runPool(blobs, opts.concurrency ?? 4, async (d) => {
       const size = (await source.blobs.blobSize(d.digest)) ?? d.size;
       const action = await pushBlob(uc, d.digest, size, (start, end) =>
         source.blobs.openBlob(d.digest, start, end),
@@ -85,12 +74,16 @@ export async function pushImage(opts: PushOptions): Promise<TransferResult> {
     if (opts.signal.aborted) await cancelOpenUploads(client, open, opts.uploads);
     throw err;
   }
-  await opts.known?.remember(dest.registry, dest.repository, [...blobs.keys()]).catch(() => undefined);
+  await opts.known
+    ?.remember(
+      dest.registry,
+      dest.repository,
+      blobs.map((d) => d.digest),
+    )
+    .catch(() => undefined);
 
+  for (const m of below) await client.putManifest(dest, m.digest, m.bytes, m.mediaType);
   const tagOrDigest = dest.tag ?? dest.digest ?? source.top.digest;
-  if (top.kind === 'index') {
-    for (const c of children) await client.putManifest(dest, c.digest, c.bytes, c.mediaType);
-  }
   const digest = await client.putManifest(dest, tagOrDigest, source.top.bytes, top.mediaType);
   return { reference: formatReference(dest), digest, mediaType: top.mediaType, blobs: results };
 }

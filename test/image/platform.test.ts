@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../src/api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../../src/errors.js';
-import { formatPlatform, parsePlatform, platformOf, selectManifest } from '../../src/image/platform.js';
+import { findPlatform } from '../../src/image/manifest-tree.js';
+import { formatPlatform, matchManifest, parsePlatform, platformOf } from '../../src/image/platform.js';
 
 const d = (platform: Descriptor['platform'], n: number): Descriptor => ({
   mediaType: 'application/vnd.oci.image.manifest.v1+json',
@@ -37,22 +38,33 @@ describe('platforms', () => {
   });
 
   it('selects the entry for a platform, with default variants', () => {
-    expect(selectManifest(index, { os: 'linux', architecture: 'amd64' }, 'x')).toBe(index[0]);
-    expect(selectManifest(index, { os: 'linux', architecture: 'arm64' }, 'x')).toBe(index[1]);
-    expect(selectManifest(index, { os: 'linux', architecture: 'arm64', variant: 'v8' }, 'x')).toBe(index[1]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'amd64' })).toBe(index[0]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'arm64' })).toBe(index[1]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'arm64', variant: 'v8' })).toBe(index[1]);
     // arm without a variant means v7.
-    expect(selectManifest(index, { os: 'linux', architecture: 'arm' }, 'x')).toBe(index[3]);
-    expect(selectManifest(index, { os: 'linux', architecture: 'arm', variant: 'v6' }, 'x')).toBe(index[2]);
-    expect(selectManifest(index, { os: 'windows', architecture: 'amd64' }, 'x')).toBe(index[4]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'arm' })).toBe(index[3]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'arm', variant: 'v6' })).toBe(index[2]);
+    expect(matchManifest(index, { os: 'windows', architecture: 'amd64' })).toBe(index[4]);
+    expect(matchManifest(index, { os: 'linux', architecture: 'arm', variant: 'v5' })).toBeUndefined();
   });
 
-  it('says which platforms exist when none matches', () => {
-    let err: unknown;
-    try {
-      selectManifest(index, { os: 'linux', architecture: 's390x' }, 'host/app:1');
-    } catch (e) {
-      err = e;
-    }
+  it('says which platforms exist when none matches', async () => {
+    const top = {
+      digest: `sha256:${'f'.repeat(64)}`,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      bytes: Buffer.from(''),
+      parsed: {
+        kind: 'index' as const,
+        mediaType: 'application/vnd.oci.image.index.v1+json',
+        index: { schemaVersion: 2, manifests: index },
+      },
+    };
+    const fetch = (): never => {
+      throw new Error('nothing matches, so nothing is fetched');
+    };
+    const err = await findPlatform(top, { os: 'linux', architecture: 's390x' }, fetch, 'host/app:1').catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as Error).message).toBe('host/app:1 has no image for linux/s390x');
     expect((err as NotFoundError).hint).toContain(

@@ -1,5 +1,6 @@
 // Test images: OCI layouts with random (incompressible) layers, gzip level 0 (stored blocks, still
-// valid gzip) so large images are quick to make. Single images or multi-arch indexes.
+// valid gzip) so large images are quick to make. Single images, multi-arch indexes, and indexes
+// of indexes (makeNestedIndex).
 //
 //   const img = await makeOciImage(dir, { tag: 'v1', layers: 2, layerSize: 256 * 1024 });
 //   img.top.digest, img.images[0].layers[0].digest …
@@ -101,7 +102,24 @@ async function writeBlob(dir: string, bytes: Buffer): Promise<{ digest: string; 
   return { digest: `sha256:${hex}`, size: bytes.length };
 }
 
-async function makeLayer(dir: string, name: string, size: number, docker: boolean) {
+const LAYER_TYPES = {
+  oci: 'application/vnd.oci.image.layer.v1.tar+gzip',
+  docker: 'application/vnd.docker.image.rootfs.diff.tar.gzip',
+};
+const CONFIG_TYPES = {
+  oci: 'application/vnd.oci.image.config.v1+json',
+  docker: 'application/vnd.docker.container.image.v1+json',
+};
+const MANIFEST_TYPES = {
+  oci: 'application/vnd.oci.image.manifest.v1+json',
+  docker: 'application/vnd.docker.distribution.manifest.v2+json',
+};
+const INDEX_TYPES = {
+  oci: 'application/vnd.oci.image.index.v1+json',
+  docker: 'application/vnd.docker.distribution.manifest.list.v2+json',
+};
+
+async function makeLayer(dir: string, name: string, size: number, kind: 'oci' | 'docker') {
   const tmp = join(dir, 'blobs', 'sha256', `.tmp-${randomBytes(6).toString('hex')}`);
   const diff = createHash('sha256');
   const blob = createHash('sha256');
@@ -117,71 +135,58 @@ async function makeLayer(dir: string, name: string, size: number, docker: boolea
   const hex = blob.digest('hex');
   await rename(tmp, join(dir, 'blobs', 'sha256', hex));
   return {
-    mediaType: docker
-      ? 'application/vnd.docker.image.rootfs.diff.tar.gzip'
-      : 'application/vnd.oci.image.layer.v1.tar+gzip',
+    mediaType: LAYER_TYPES[kind],
     digest: `sha256:${hex}`,
     size: blobCount.n,
     diffId: `sha256:${diff.digest('hex')}`,
   };
 }
 
-export async function makeOciImage(dir: string, opts: MakeImageOptions = {}): Promise<MadeLayout> {
-  const tag = opts.tag ?? 'latest';
-  const platforms = opts.platforms ?? ['linux/amd64'];
-  const docker = Boolean(opts.docker);
+async function startLayout(dir: string): Promise<void> {
   await mkdir(join(dir, 'blobs', 'sha256'), { recursive: true });
   await writeFile(join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
-  const images: MadeImage[] = [];
-  for (const p of platforms) {
-    const [os, architecture, variant] = p.split('/') as [string, string, string?];
-    const layers = [];
-    for (let i = 0; i < (opts.layers ?? 2); i++) {
-      layers.push(await makeLayer(dir, `layer${i}/data.bin`, opts.layerSize ?? 64 * 1024, docker));
-    }
-    const config = {
-      created: '2026-01-01T00:00:00Z',
-      architecture,
-      os,
-      ...(variant ? { variant } : {}),
-      config: { Cmd: ['/bin/sh'], Labels: { 'test.nonce': randomBytes(8).toString('hex') } },
-      rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) },
-    };
-    const cfgMediaType = docker
-      ? 'application/vnd.docker.container.image.v1+json'
-      : 'application/vnd.oci.image.config.v1+json';
-    const cfg = await writeBlob(dir, Buffer.from(JSON.stringify(config)));
-    const manifestType = docker
-      ? 'application/vnd.docker.distribution.manifest.v2+json'
-      : 'application/vnd.oci.image.manifest.v1+json';
-    const manifest = {
-      schemaVersion: 2,
-      mediaType: manifestType,
-      config: { mediaType: cfgMediaType, ...cfg },
-      layers: layers.map(({ mediaType, digest, size }) => ({ mediaType, digest, size })),
-    };
-    const m = await writeBlob(dir, Buffer.from(JSON.stringify(manifest)));
-    images.push({
-      platform: { os, architecture, ...(variant ? { variant } : {}) },
-      manifest: { mediaType: manifestType, ...m },
-      config: { mediaType: cfgMediaType, ...cfg },
-      layers,
-    });
+}
+
+/** One image (layers, config, manifest) for a platform `os/arch[/variant]`, written as blobs. */
+async function makeImage(dir: string, p: string, opts: MakeImageOptions): Promise<MadeImage> {
+  const kind = opts.docker ? 'docker' : 'oci';
+  const [os, architecture, variant] = p.split('/') as [string, string, string?];
+  const layers = [];
+  for (let i = 0; i < (opts.layers ?? 2); i++) {
+    layers.push(await makeLayer(dir, `layer${i}/data.bin`, opts.layerSize ?? 64 * 1024, kind));
   }
-  let top: BlobInfo;
-  if (images.length === 1) {
-    top = images[0]!.manifest;
-  } else {
-    const indexType = docker
-      ? 'application/vnd.docker.distribution.manifest.list.v2+json'
-      : 'application/vnd.oci.image.index.v1+json';
-    const index = {
-      schemaVersion: 2,
-      mediaType: indexType,
-      manifests: images.map((im) => ({ ...im.manifest, platform: im.platform })),
-    };
-    top = { mediaType: indexType, ...(await writeBlob(dir, Buffer.from(JSON.stringify(index)))) };
-  }
+  const config = {
+    created: '2026-01-01T00:00:00Z',
+    architecture,
+    os,
+    ...(variant ? { variant } : {}),
+    config: { Cmd: ['/bin/sh'], Labels: { 'test.nonce': randomBytes(8).toString('hex') } },
+    rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) },
+  };
+  const cfg = await writeBlob(dir, Buffer.from(JSON.stringify(config)));
+  const manifest = {
+    schemaVersion: 2,
+    mediaType: MANIFEST_TYPES[kind],
+    config: { mediaType: CONFIG_TYPES[kind], ...cfg },
+    layers: layers.map(({ mediaType, digest, size }) => ({ mediaType, digest, size })),
+  };
+  const m = await writeBlob(dir, Buffer.from(JSON.stringify(manifest)));
+  return {
+    platform: { os, architecture, ...(variant ? { variant } : {}) },
+    manifest: { mediaType: MANIFEST_TYPES[kind], ...m },
+    config: { mediaType: CONFIG_TYPES[kind], ...cfg },
+    layers,
+  };
+}
+
+async function writeIndex(dir: string, manifests: object[], docker: boolean): Promise<BlobInfo> {
+  const mediaType = INDEX_TYPES[docker ? 'docker' : 'oci'];
+  const index = { schemaVersion: 2, mediaType, manifests };
+  return { mediaType, ...(await writeBlob(dir, Buffer.from(JSON.stringify(index)))) };
+}
+
+/** Names `top` with `tag` in index.json (replacing the tag's earlier entry). */
+async function tagTop(dir: string, tag: string, top: BlobInfo): Promise<void> {
   const indexPath = join(dir, 'index.json');
   let outer: {
     schemaVersion: number;
@@ -200,7 +205,69 @@ export async function makeOciImage(dir: string, opts: MakeImageOptions = {}): Pr
   );
   outer.manifests.push({ ...top, annotations: { 'org.opencontainers.image.ref.name': tag } });
   await writeFile(indexPath, JSON.stringify(outer));
+}
+
+export async function makeOciImage(dir: string, opts: MakeImageOptions = {}): Promise<MadeLayout> {
+  const tag = opts.tag ?? 'latest';
+  await startLayout(dir);
+  const images: MadeImage[] = [];
+  for (const p of opts.platforms ?? ['linux/amd64']) images.push(await makeImage(dir, p, opts));
+  const top =
+    images.length === 1
+      ? images[0]!.manifest
+      : await writeIndex(
+          dir,
+          images.map((im) => ({ ...im.manifest, platform: im.platform })),
+          Boolean(opts.docker),
+        );
+  await tagTop(dir, tag, top);
   return { dir, tag, top, images };
+}
+
+/** A platform (an image) or a list of entries (an index). */
+export type TreeSpec = string | TreeSpec[];
+
+export interface MadeTree extends MadeLayout {
+  /** Every index of the tree, the top one last; each listed once. */
+  indexes: BlobInfo[];
+}
+
+/**
+ * An index whose entries may be indexes themselves, tagged in an OCI layout:
+ *
+ *   await makeNestedIndex(dir, ['linux/s390x', ['linux/amd64', ['linux/arm64']]], { tag: 'n' })
+ *
+ * is a top index of an s390x image and an index (amd64, and an index of arm64). The same
+ * platform named twice is one image listed in two places; nested index entries carry no platform.
+ */
+export async function makeNestedIndex(
+  dir: string,
+  spec: TreeSpec[],
+  opts: Omit<MakeImageOptions, 'platforms'> = {},
+): Promise<MadeTree> {
+  await startLayout(dir);
+  const byPlatform = new Map<string, MadeImage>();
+  const indexes: BlobInfo[] = [];
+  const build = async (entries: TreeSpec[]): Promise<BlobInfo> => {
+    const manifests: object[] = [];
+    for (const e of entries) {
+      if (typeof e === 'string') {
+        let im = byPlatform.get(e);
+        if (!im) {
+          im = await makeImage(dir, e, opts);
+          byPlatform.set(e, im);
+        }
+        manifests.push({ ...im.manifest, platform: im.platform });
+      } else manifests.push(await build(e));
+    }
+    const index = await writeIndex(dir, manifests, Boolean(opts.docker));
+    indexes.push(index);
+    return index;
+  };
+  const top = await build(spec);
+  const tag = opts.tag ?? 'latest';
+  await tagTop(dir, tag, top);
+  return { dir, tag, top, images: [...byPlatform.values()], indexes };
 }
 
 /** Every blob digest of a made layout (configs and layers). */

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
-import type { Descriptor } from '../../api/registry/media-types.js';
+import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { IntegrityError, ValidationError } from '../../errors.js';
-import { formatPlatform, type PlatformSpec, parsePlatform, selectManifest } from '../../image/platform.js';
+import { findPlatform } from '../../image/manifest-tree.js';
+import { formatPlatform, type PlatformSpec, parsePlatform } from '../../image/platform.js';
 import { formatBytes } from '../../output/progress.js';
 import {
   formatReference,
@@ -58,13 +59,18 @@ async function readConfig(
   return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
 }
 
+/** An index entry's platform; a nested index says so, since it may hold several. */
+function entryLabel(d: Descriptor): string {
+  if (!isIndexType(d.mediaType)) return formatPlatform(d.platform);
+  return d.platform ? `${formatPlatform(d.platform)} (index)` : 'index';
+}
+
 export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   const client = await registryClient(ctx);
   const { ref } = opts;
   let m: FetchedManifest = await client.getManifest(ref, manifestReference(ref));
-  if (opts.platform && m.parsed.kind === 'index') {
-    const chosen = selectManifest(m.parsed.index.manifests, opts.platform, formatReference(ref));
-    m = await client.getManifest(ref, chosen.digest);
+  if (opts.platform) {
+    m = await findPlatform(m, opts.platform, (d) => client.getManifest(ref, d.digest), formatReference(ref));
   }
   if (opts.raw) {
     ctx.io.stdout.write(m.bytes.toString('utf8'));
@@ -81,7 +87,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   if (m.parsed.kind === 'index') {
     const entries = m.parsed.index.manifests;
     if (ctx.output.json) {
-      ctx.output.printJson({ ...base, platforms: entries.map((d) => formatPlatform(d.platform)), manifest });
+      ctx.output.printJson({ ...base, platforms: entries.map(entryLabel), manifest });
       return;
     }
     await ctx.output.fields([
@@ -93,7 +99,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
     if (ctx.output.isTTY) ctx.output.line();
     await ctx.output.table(
       ['PLATFORM', 'DIGEST', { header: 'SIZE', align: 'right' }],
-      entries.map((d) => [formatPlatform(d.platform), d.digest, d.size]),
+      entries.map((d) => [entryLabel(d), d.digest, d.size]),
     );
     return;
   }
