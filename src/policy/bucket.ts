@@ -1,10 +1,12 @@
-// The entries of one index key, shared by the network and path indexes. Pure: no IO.
+// The entries of one index key, shared by the network and path indexes. Lookups collect entry ids
+// (their `seq`) into a reusable buffer: ints, so that a lookup loads no entry object at all and the
+// common single match goes straight to its precomputed result. Pure: no IO.
 
 import type { EvalResult, MatchedRule } from './engine.js';
 import type { NetworkPattern } from './network.js';
 import type { FilesystemPattern } from './path.js';
 
-/** One resource of one rule, as compiled. */
+/** One resource of one rule, as compiled. `seq` is its id: its position in the compiled set. */
 export interface Entry {
   readonly seq: number;
   readonly ruleKey: number;
@@ -16,33 +18,42 @@ export interface Entry {
   solo: EvalResult | null;
 }
 
-/** Entries of one index key, split by port (port 0: any port). */
-export class Bucket {
-  /** The single any-port entry, when there is exactly one (saves a load on the hot path). */
-  only: Entry | null = null;
-  any: Entry[] = [];
-  ports: Map<number, Entry[]> | null = null;
+/** The ids of the entries a lookup matched, in a buffer reused from request to request. */
+export class Hits {
+  ids = new Int32Array(64);
+  n = 0;
 
-  add(e: Entry, port: number): void {
+  push(id: number): void {
+    if (this.n === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.n++] = id;
+  }
+}
+
+/** Entry ids of one index key, split by port (port 0: any port). */
+export class Bucket {
+  any: number[] = [];
+  ports: Map<number, number[]> | null = null;
+
+  add(id: number, port: number): void {
     if (port === 0) {
-      this.any.push(e);
-      this.only = this.any.length === 1 ? e : null;
+      this.any.push(id);
       return;
     }
     this.ports ??= new Map();
     const list = this.ports.get(port);
-    if (list) list.push(e);
-    else this.ports.set(port, [e]);
+    if (list) list.push(id);
+    else this.ports.set(port, [id]);
   }
 }
 
-/** Appends the entries of `b` that apply on `port`. */
-export function collect(b: Bucket, port: number, out: Entry[]): void {
-  if (b.only !== null) out.push(b.only);
-  else {
-    const any = b.any;
-    for (let i = 0; i < any.length; i++) out.push(any[i]!);
-  }
+/** Adds the ids of `b` that apply on `port`. */
+export function collect(b: Bucket, port: number, out: Hits): void {
+  const any = b.any;
+  for (let i = 0; i < any.length; i++) out.push(any[i]!);
   if (b.ports !== null) {
     const list = b.ports.get(port);
     if (list !== undefined) for (let i = 0; i < list.length; i++) out.push(list[i]!);

@@ -2,30 +2,34 @@
 // by the whole name (a lookup hashes every suffix of the destination in one scan from the right),
 // `**` in one bucket, IPv4 CIDRs in one Map per prefix length, IPv6 CIDRs in a binary trie. A lookup
 // costs O(length of the destination), whatever the number of rules. Pure: no IO.
-import { Bucket, collect, type Entry } from './bucket.js';
+import { Bucket, collect, type Hits } from './bucket.js';
 import type { NetworkPattern } from './network.js';
 import type { NetworkDestination } from './network-destination.js';
 
 /**
  * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
  * name, which a lookup computes for every suffix of whole labels of the destination in one scan from
- * the right (no substring made). Only names that rules use are stored, so a lookup probes a small
- * table once per label and compares characters only on a hash match: a few cache lines per request,
- * whatever the number of rules.
+ * the right (no substring made). Only names that rules use are stored. Everything a lookup needs of
+ * a name sits in one record of `recs` (its length, its entries, then its characters), so a hit costs
+ * a table slot, a record and the result, each a load from memory once the rule set outgrows the
+ * caches, instead of a chain of objects.
  */
 class NameTable {
   count = 0;
-  /** Per name, 3 ints: offset of its text in `chars`, its length, flags (EXACT|ONE|MANY). */
-  names: Int32Array = new Int32Array(192);
-  chars = new Uint16Array(1024);
-  charCount = 0;
-  /** Per slot, 2 ints: the name's key, and name id + 1 (0: empty). */
-  table: Int32Array = new Int32Array(256);
+  /**
+   * Records: [length, then per kind (exact, `*.`, `**.`) a ref and a port, then the characters two
+   * to an int]. A ref is -1 (none), an entry id (one entry, on `port`, 0 for any), or -2 - i for
+   * `buckets[i]` (several entries).
+   */
+  recs = new Int32Array(4096);
+  chars = new Uint16Array(this.recs.buffer);
+  used = 0;
+  /** Per slot, 2 ints: the name's key, and its record's offset + 1 (0: empty). */
+  table = new Int32Array(256);
   mask = 127;
-  /** Per name, 3 buckets: exact, one, many. */
-  buckets: (Bucket | null)[] = [];
+  buckets: Bucket[] = [];
 
-  /** The id of the name s[start, end) whose key is `key`, or -1. */
+  /** The record of the name s[start, end) whose key is `key`, or -1. */
   find(key: number, s: string, start: number, end: number): number {
     const table = this.table;
     const mask = this.mask;
@@ -34,79 +38,94 @@ class NameTable {
       const v = table[2 * i + 1]!;
       if (v === 0) return -1;
       if (table[2 * i] !== key) continue;
-      const n = v - 1;
-      const names = this.names;
-      if (names[3 * n + 1] !== len) continue;
+      const r = v - 1;
+      if (this.recs[r] !== len) continue;
       const chars = this.chars;
-      const off = names[3 * n]!;
+      const off = 2 * (r + REC_CHARS);
       let j = 0;
       while (j < len && chars[off + j] === s.charCodeAt(start + j)) j++;
-      if (j === len) return n;
+      if (j === len) return r;
     }
   }
 
-  /** The bucket of `name` for `kind` (EXACT, ONE or MANY), created as needed. */
-  bucket(name: string, kind: number): Bucket {
+  /** Adds entry `id` on `port` to `name` for `kind` (EXACT, ONE or MANY). */
+  add(name: string, kind: number, id: number, port: number): void {
     const key = nameKey(name, 0, name.length);
-    let n = this.find(key, name, 0, name.length);
-    if (n < 0) n = this.insert(key, name);
-    const at = 3 * n + (kind === EXACT ? 0 : kind === ONE ? 1 : 2);
-    let b = this.buckets[at];
-    if (b == null) {
-      b = new Bucket();
-      this.buckets[at] = b;
-      this.names[3 * n + 2]! |= kind;
+    let r = this.find(key, name, 0, name.length);
+    if (r < 0) r = this.insert(key, name);
+    const at = r + 1 + 2 * kind;
+    const recs = this.recs;
+    const ref = recs[at]!;
+    if (ref === -1) {
+      recs[at] = id;
+      recs[at + 1] = port;
+      return;
     }
-    return b;
+    if (ref >= 0) {
+      const b = new Bucket();
+      b.add(ref, recs[at + 1]!);
+      recs[at] = -2 - this.buckets.length;
+      this.buckets.push(b);
+    }
+    this.buckets[-2 - recs[at]!]!.add(id, port);
+  }
+
+  /** Adds the entries of record `r` for `kind` that apply on `port`. */
+  emit(r: number, kind: number, port: number, out: Hits): void {
+    const at = r + 1 + 2 * kind;
+    const ref = this.recs[at]!;
+    if (ref >= 0) {
+      const p = this.recs[at + 1]!;
+      if (p === 0 || p === port) out.push(ref);
+    } else if (ref !== -1) collect(this.buckets[-2 - ref]!, port, out);
   }
 
   private insert(key: number, name: string): number {
-    const n = this.count++;
-    if (3 * n + 3 > this.names.length) {
-      const a = new Int32Array(this.names.length * 2);
-      a.set(this.names);
-      this.names = a;
+    const size = REC_CHARS + ((name.length + 1) >> 1);
+    if (this.used + size > this.recs.length) {
+      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
+      grown.set(this.recs);
+      this.recs = grown;
+      this.chars = new Uint16Array(grown.buffer);
     }
-    if (this.charCount + name.length > this.chars.length) {
-      const c = new Uint16Array(Math.max(this.chars.length * 2, this.charCount + name.length));
-      c.set(this.chars);
-      this.chars = c;
-    }
-    for (let i = 0; i < name.length; i++) this.chars[this.charCount + i] = name.charCodeAt(i);
-    this.names[3 * n] = this.charCount;
-    this.names[3 * n + 1] = name.length;
-    this.charCount += name.length;
-    this.buckets.push(null, null, null);
+    const r = this.used;
+    this.used += size;
+    this.recs[r] = name.length;
+    for (let k = 1; k < REC_CHARS; k += 2) this.recs[r + k] = -1;
+    const off = 2 * (r + REC_CHARS);
+    for (let i = 0; i < name.length; i++) this.chars[off + i] = name.charCodeAt(i);
+    this.count++;
     if (this.count * 2 > this.mask + 1) this.rehash();
-    else this.place(key, n);
-    return n;
+    else this.place(key, r);
+    return r;
   }
 
-  private place(key: number, n: number): void {
+  private place(key: number, r: number): void {
     const mask = this.mask;
     let i = key & mask;
     while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
     this.table[2 * i] = key;
-    this.table[2 * i + 1] = n + 1;
+    this.table[2 * i + 1] = r + 1;
   }
 
   private rehash(): void {
     const size = (this.mask + 1) * 2;
     this.table = new Int32Array(2 * size);
     this.mask = size - 1;
-    const names = this.names;
-    for (let n = 0; n < this.count; n++) {
-      const off = names[3 * n]!;
+    for (let r = 0; r < this.used; r += REC_CHARS + ((this.recs[r]! + 1) >> 1)) {
+      const off = 2 * (r + REC_CHARS);
       let h = FNV_OFFSET;
-      for (let i = off + names[3 * n + 1]! - 1; i >= off; i--) h = Math.imul(h ^ this.chars[i]!, FNV_PRIME);
-      this.place(finish(h), n);
+      for (let i = off + this.recs[r]! - 1; i >= off; i--) h = Math.imul(h ^ this.chars[i]!, FNV_PRIME);
+      this.place(finish(h), r);
     }
   }
 }
 
-const EXACT = 1;
-const ONE = 2;
-const MANY = 4;
+const EXACT = 0;
+const ONE = 1;
+const MANY = 2;
+/** Where a record's characters start: after its length and three (ref, port) pairs. */
+const REC_CHARS = 7;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -149,19 +168,20 @@ export class NetworkIndex {
   readonly v6 = new BitNode();
   hasV6 = false;
 
-  add(p: NetworkPattern, e: Entry): void {
+  /** Adds entry `id` for the pattern `p`. */
+  add(p: NetworkPattern, id: number): void {
     switch (p.kind) {
       case 'host': {
-        this.names.bucket(p.host, EXACT).add(e, p.port);
+        this.names.add(p.host, EXACT, id, p.port);
         return;
       }
       case 'any':
         this.anyHost ??= new Bucket();
-        this.anyHost.add(e, p.port);
+        this.anyHost.add(id, p.port);
         return;
       case 'one':
       case 'many': {
-        this.names.bucket(p.suffix, p.kind === 'one' ? ONE : MANY).add(e, p.port);
+        this.names.add(p.suffix, p.kind === 'one' ? ONE : MANY, id, p.port);
         return;
       }
       case 'cidr': {
@@ -179,7 +199,7 @@ export class NetworkIndex {
             b = new Bucket();
             map.set(key, b);
           }
-          b.add(e, p.port);
+          b.add(id, p.port);
           return;
         }
         this.hasV6 = true;
@@ -187,13 +207,13 @@ export class NetworkIndex {
         const g = p.v6!;
         for (let i = 0; i < p.prefix; i++) node = bitChild(node, (g[i >>> 4]! >>> (15 - (i & 15))) & 1);
         node.bucket ??= new Bucket();
-        node.bucket.add(e, p.port);
+        node.bucket.add(id, p.port);
         return;
       }
     }
   }
 
-  lookup(d: NetworkDestination, out: Entry[]): void {
+  lookup(d: NetworkDestination, out: Hits): void {
     const port = d.port;
     if (this.anyHost !== null) collect(this.anyHost, port, out);
     const family = d.family;
@@ -221,7 +241,7 @@ export class NetworkIndex {
   }
 
   /** Probes the name table with every suffix of whole labels of `h`, the longest last. */
-  private lookupName(h: string, port: number, out: Entry[]): void {
+  private lookupName(h: string, port: number, out: Hits): void {
     const t = this.names;
     if (t.count === 0) return;
     const end = h.length;
@@ -230,20 +250,17 @@ export class NetworkIndex {
     for (let i = end - 1; ; i--) {
       const c = i < 0 ? 46 : h.charCodeAt(i);
       if (c === 46) {
-        const n = t.find(finish(hash), h, i + 1, end);
-        if (n >= 0) {
-          const flags = t.names[3 * n + 2]!;
+        const r = t.find(finish(hash), h, i + 1, end);
+        if (r >= 0) {
           if (i < 0) {
             // the host itself
-            if ((flags & EXACT) !== 0) collect(t.buckets[3 * n]!, port, out);
+            t.emit(r, EXACT, port, out);
             return;
           }
           // a suffix h[i + 1 …]; at least one label remains before it
-          if ((flags & MANY) !== 0) collect(t.buckets[3 * n + 2]!, port, out);
-          if ((flags & ONE) !== 0) {
-            if (firstDot < 0) firstDot = h.indexOf('.');
-            if (i === firstDot) collect(t.buckets[3 * n + 1]!, port, out);
-          }
+          t.emit(r, MANY, port, out);
+          if (firstDot < 0) firstDot = h.indexOf('.');
+          if (i === firstDot) t.emit(r, ONE, port, out);
         }
         if (i < 0) return;
       }

@@ -1,7 +1,7 @@
 // The path index of one action: rule paths in a segment trie (literal segments in a Map, `*`
 // segments as matchers, `**` as a node that loops), walked as a small NFA over the request's
 // segments. No regular expression is built from user input. Pure: no IO.
-import { Bucket, collect, type Entry } from './bucket.js';
+import { Bucket, collect, type Hits } from './bucket.js';
 import {
   type FilesystemDestination,
   type FilesystemPattern,
@@ -30,7 +30,8 @@ export class FilesystemIndex {
   private cur: PathNode[] = [];
   private nxt: PathNode[] = [];
 
-  add(p: FilesystemPattern, e: Entry): void {
+  /** Adds entry `id` for the pattern `p`. */
+  add(p: FilesystemPattern, id: number): void {
     let node = p.home ? this.home : this.absolute;
     for (const seg of p.segments) {
       if (seg.kind === 'lit') {
@@ -55,7 +56,7 @@ export class FilesystemIndex {
       }
     }
     node.end ??= new Bucket();
-    node.end.add(e, 0);
+    node.end.add(id, 0);
   }
 
   private push(list: PathNode[], n: PathNode): void {
@@ -65,7 +66,7 @@ export class FilesystemIndex {
     if (n.globstar !== null) this.push(list, n.globstar);
   }
 
-  lookup(d: FilesystemDestination, out: Entry[]): void {
+  lookup(d: FilesystemDestination, out: Hits): void {
     let cur = this.cur;
     let nxt = this.nxt;
     while (cur.length > 0) cur.pop();

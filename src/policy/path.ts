@@ -112,6 +112,8 @@ export function parseFilesystemResource(value: string): FilesystemPattern {
  * (`/..` stays `/`; `..` above `~` is refused, since hubctl does not know the home directory).
  */
 export function parseFilesystemDestination(value: string): FilesystemDestination {
+  const segments = normalSegments(value);
+  if (segments !== null) return { home: value.charCodeAt(0) === 126, segments, path: value };
   const root = rootOf(value);
   if (typeof root === 'string') throw badPath(value, root);
   const texts = rawSegments(value, root.start);
@@ -125,6 +127,35 @@ export function parseFilesystemDestination(value: string): FilesystemDestination
     }
   }
   return { home: root.home, segments: segs, path: render(root.home, segs) };
+}
+
+/**
+ * The segments of a path already in normal form (`/a/b`, `~/a`: no empty, `.` or `..` segment, no
+ * trailing `/`), read in one scan; null for any other path, which takes the general parser. The
+ * common case of a batch, and it needs no normalized copy of the text.
+ */
+function normalSegments(value: string): string[] | null {
+  const n = value.length;
+  const c0 = value.charCodeAt(0);
+  let from: number;
+  if (c0 === 47) from = 1;
+  else if (c0 === 126 && value.charCodeAt(1) === 47) from = 2;
+  else return null;
+  if (from >= n) return null;
+  const segs: string[] = [];
+  for (let i = from; i <= n; i++) {
+    const c = i === n ? 47 : value.charCodeAt(i);
+    if (c === 0) return null;
+    if (c !== 47) continue;
+    const len = i - from;
+    if (len === 0) return null;
+    if (value.charCodeAt(from) === 46 && (len === 1 || (len === 2 && value.charCodeAt(from + 1) === 46))) {
+      return null;
+    }
+    segs.push(value.slice(from, i));
+    from = i + 1;
+  }
+  return segs;
 }
 
 /**

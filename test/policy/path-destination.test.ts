@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFilesystemDestination } from '../../src/policy/path.js';
+import { naivePath } from '../support/naive-evaluator.js';
 
 // The one-scan fast path and the general parser must agree: paths with `.`/`..` segments or a NUL
 // take the general one.
@@ -28,5 +30,31 @@ describe('parseFilesystemDestination', () => {
     ['~/../x', 'leaves the home directory'],
   ])('refuses %j', (value, fragment) => {
     expect(() => parseFilesystemDestination(value)).toThrow(fragment);
+  });
+
+  it('reads every path as the naive normalizer does (fast path or not)', () => {
+    const segment = fc.constantFrom('a', 'b.c', '', '.', '..', '...', '.x', 'x.', '~');
+    const path = fc.oneof(
+      fc.constant('~'),
+      fc
+        .tuple(fc.constantFrom('/', '~/'), fc.array(segment, { maxLength: 6 }))
+        .map(([root, segs]) => root + segs.join('/')),
+    );
+    fc.assert(
+      fc.property(path, (p) => {
+        let want: string;
+        try {
+          want = naivePath(p);
+        } catch {
+          expect(() => parseFilesystemDestination(p)).toThrow('leaves the home directory');
+          return;
+        }
+        const got = parseFilesystemDestination(p);
+        expect(got.path === '/' ? '' : got.path).toBe(want);
+        expect(got.segments.map((x) => `/${x}`).join('')).toBe(want.replace(/^~/, ''));
+        expect(got.home).toBe(p.startsWith('~'));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
