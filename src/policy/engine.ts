@@ -8,7 +8,7 @@ import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
 import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
-import { type NetworkDestination, parseNetworkDestination } from './network-destination.js';
+import { type NetworkDestination, parseNetworkDestination, scanHostname } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import {
   describePathMatch,
@@ -235,10 +235,16 @@ export function evaluate(
   let fd: FilesystemDestination | null = null;
   // The other spelling of a path under the home directory (`~/x` ↔ `/home/me/x`), when known.
   let alias: FilesystemDestination | null = null;
+  const explain = opts !== undefined && opts.explain === true;
   const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
   if (net !== null) {
-    nd = parseNetworkDestination(destination);
-    net.lookup(nd, hits);
+    // A plain hostname is looked up in place; explaining needs the parsed destination.
+    const scanned = explain ? -1 : scanHostname(destination);
+    if (scanned >= 0) net.lookupHost(destination, scanned & 0xff, scanned >>> 8, hits);
+    else {
+      nd = parseNetworkDestination(destination);
+      net.lookup(nd, hits);
+    }
   } else {
     const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
     if (fs === null) throw unknownAction(action);
@@ -249,7 +255,6 @@ export function evaluate(
       if (alias !== null) fs.lookup(alias, hits);
     }
   }
-  const explain = opts !== undefined && opts.explain === true;
   const n = hits.n;
   if (n === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
   const ids = hits.ids;

@@ -51,59 +51,80 @@ export const DEFAULT_PORT = 443;
  * scheme's default port). No port → 443. Throws ValidationError naming the value.
  */
 export function parseNetworkDestination(value: string): NetworkDestination {
-  // Fast path: a lower-case hostname (or dotted IPv4) with an optional :port, the common case in
-  // batches. Label rules are checked during the one scan; anything unusual takes the slow path.
+  const scanned = scanHostname(value);
+  if (scanned >= 0) {
+    const end = scanned & 0xff;
+    return { host: value.slice(0, end), port: scanned >>> 8, family: 0, v4: 0, v6: null };
+  }
+  if (scanned === DOTTED_QUAD) {
+    const colon = value.indexOf(':');
+    const host = colon < 0 ? value : value.slice(0, colon);
+    const v4 = parseIPv4(host);
+    // a strict dotted quad is already in canonical form
+    if (v4 >= 0)
+      return {
+        host,
+        port: colon < 0 ? DEFAULT_PORT : Number(value.slice(colon + 1)),
+        family: 4,
+        v4,
+        v6: null,
+      };
+  }
+  return parseSlow(value);
+}
+
+/** What scanHostname returns for digits and dots with an optional valid port: maybe an IPv4. */
+const DOTTED_QUAD = -2;
+
+/**
+ * The common case of a batch read in one scan without allocation: a lower-case hostname with an
+ * optional `:port` (no port: 443). Returns `port << 8 | end of the host` (a trailing dot excluded),
+ * DOTTED_QUAD for digits and dots, or -1 for anything else, which the general parser reads.
+ */
+export function scanHostname(value: string): number {
   const n = value.length;
   let i = 0;
   let c = 0;
   let digitsDots = true;
   let labelStart = 0;
-  let ok = n > 0 && n <= 254;
+  if (n === 0 || n > 254) return -1;
   for (; i < n; i++) {
     c = value.charCodeAt(i);
     if (c === 46) {
       const len = i - labelStart;
-      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) ok = false;
+      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) return -1;
       labelStart = i + 1;
     } else if ((c >= 97 && c <= 122) || c === 95) {
       digitsDots = false;
     } else if (c === 45) {
       digitsDots = false;
-      if (i === labelStart) ok = false;
+      if (i === labelStart) return -1;
     } else if (c < 48 || c > 57) {
       break;
     }
   }
-  if (ok && i > 0 && (i === n || c === 58)) {
-    // the last label: empty only for one trailing dot
-    const last = i - labelStart;
-    if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return parseSlow(value);
-    if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return parseSlow(value);
-    let port = DEFAULT_PORT;
-    if (i < n) {
-      let p = 0;
-      let j = i + 1;
-      if (j === n || n - j > 5) return parseSlow(value);
-      for (; j < n; j++) {
-        const d = value.charCodeAt(j);
-        if (d < 48 || d > 57) return parseSlow(value);
-        p = p * 10 + (d - 48);
-      }
-      if (p < 1 || p > 65535) return parseSlow(value);
-      port = p;
+  if (i === 0 || (i < n && c !== 58)) return -1;
+  // the last label: empty only for one trailing dot
+  const last = i - labelStart;
+  if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return -1;
+  if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return -1;
+  let port = DEFAULT_PORT;
+  if (i < n) {
+    let p = 0;
+    let j = i + 1;
+    if (j === n || n - j > 5) return -1;
+    for (; j < n; j++) {
+      const d = value.charCodeAt(j);
+      if (d < 48 || d > 57) return -1;
+      p = p * 10 + (d - 48);
     }
-    let host = i === n ? value : value.slice(0, i);
-    if (digitsDots) {
-      // a strict dotted quad is already in canonical form
-      const v4 = parseIPv4(host);
-      if (v4 < 0) return parseSlow(value);
-      return { host, port, family: 4, v4, v6: null };
-    }
-    if (last === 0) host = host.slice(0, -1);
-    if (host.length > 253) return parseSlow(value);
-    return { host, port, family: 0, v4: 0, v6: null };
+    if (p < 1 || p > 65535) return -1;
+    port = p;
   }
-  return parseSlow(value);
+  if (digitsDots) return DOTTED_QUAD;
+  const end = last === 0 ? i - 1 : i;
+  if (end > 253) return -1;
+  return (port << 8) | end;
 }
 
 function parseSlow(value: string): NetworkDestination {

@@ -218,7 +218,7 @@ export class NetworkIndex {
     if (this.anyHost !== null) collect(this.anyHost, port, out);
     const family = d.family;
     if (family === 0) {
-      this.lookupName(d.host, port, out);
+      this.lookupName(d.host, d.host.length, port, out);
       return;
     }
     if (family === 4) {
@@ -240,11 +240,16 @@ export class NetworkIndex {
     }
   }
 
-  /** Probes the name table with every suffix of whole labels of `h`, the longest last. */
-  private lookupName(h: string, port: number, out: Hits): void {
+  /** The lookup of the hostname h[0, end) on `port`, read in place (see scanHostname). */
+  lookupHost(h: string, end: number, port: number, out: Hits): void {
+    if (this.anyHost !== null) collect(this.anyHost, port, out);
+    this.lookupName(h, end, port, out);
+  }
+
+  /** Probes the name table with every suffix of whole labels of h[0, end), the longest last. */
+  private lookupName(h: string, end: number, port: number, out: Hits): void {
     const t = this.names;
     if (t.count === 0) return;
-    const end = h.length;
     let firstDot = -1;
     let hash = FNV_OFFSET;
     for (let i = end - 1; ; i--) {
