@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 
 export interface CommandHost {
   /** Runs a command body; its number (if any) becomes the exit code. */
-  run(body: (ctx: Context) => Promise<number | undefined | void>): Promise<void>;
+  run(body: (ctx: Context) => Promise<unknown>): Promise<void>;
 }
 
 /** Adds an "Examples:" section to a command's --help. */
