@@ -9,7 +9,9 @@ import {
   type EvalResult,
   type EvaluateOptions,
   evaluate,
+  evaluateHostChars,
 } from './engine.js';
+import { loadHostBytes } from './network-destination.js';
 
 export interface BatchRequest {
   action: string;
@@ -354,19 +356,23 @@ export class BatchProcessor {
     let nl = d1 + 2;
     if (b[nl] === 13) nl++;
     if (nl >= end || b[nl] !== 10) return -1;
-    const destination = asciiString(b, d0, d1);
     if (this.readOnly) {
+      const destination = asciiString(b, d0, d1);
       this.lineNo++;
       this.counts.total++;
       if (destination.length === 0) this.counts.errors++;
       return nl + 1;
     }
-    let r: EvalResult;
-    try {
-      r = evaluate(this.set, ACTIONS[action]!, destination, this.opts);
-    } catch {
-      // the text path writes the error record
-      return -1;
+    // A plain hostname is decided from the input bytes themselves; anything else as a string.
+    let r: EvalResult | null = null;
+    if (action < 2 && loadHostBytes(b, d0, d1)) r = evaluateHostChars(this.set, action === 1, d1 - d0);
+    if (r === null) {
+      try {
+        r = evaluate(this.set, ACTIONS[action]!, asciiString(b, d0, d1), this.opts);
+      } catch {
+        // the text path writes the error record
+        return -1;
+      }
     }
     this.lineNo++;
     const counts = this.counts;

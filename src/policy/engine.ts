@@ -8,7 +8,12 @@ import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
 import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
-import { type NetworkDestination, parseNetworkDestination, scanHostname } from './network-destination.js';
+import {
+  loadHostChars,
+  type NetworkDestination,
+  parseNetworkDestination,
+  scanHostChars,
+} from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import {
   describePathMatch,
@@ -239,8 +244,8 @@ export function evaluate(
   const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
   if (net !== null) {
     // A plain hostname is looked up in place; explaining needs the parsed destination.
-    const scanned = explain ? -1 : scanHostname(destination);
-    if (scanned >= 0) net.lookupHost(destination, scanned & 0xff, scanned >>> 8, hits);
+    const scanned = !explain && loadHostChars(destination) ? scanHostChars(destination.length) : -1;
+    if (scanned >= 0) net.lookupHost(scanned & 0xff, scanned >>> 8, hits);
     else {
       nd = parseNetworkDestination(destination);
       net.lookup(nd, hits);
@@ -255,13 +260,44 @@ export function evaluate(
       if (alias !== null) fs.lookup(alias, hits);
     }
   }
+  if (explain) return combine(set, true, nd, fd, alias);
+  return quickResult(set) ?? combine(set, false, null, fd, alias);
+}
+
+/**
+ * Decides a `connect:tcp` (or, with `udp`, `connect:udp`) request whose destination is already in
+ * hostChars[0, n), for `policy eval --batch` reading its input bytes; null when the destination is
+ * not a plain hostname, which then goes to `evaluate` as a string.
+ */
+export function evaluateHostChars(set: CompiledPolicySet, udp: boolean, n: number): EvalResult | null {
+  const scanned = scanHostChars(n);
+  if (scanned < 0) return null;
+  hits.n = 0;
+  (udp ? set.udp : set.tcp).lookupHost(scanned & 0xff, scanned >>> 8, hits);
+  return quickResult(set) ?? combine(set, false, null, null, null);
+}
+
+/** The shared result of the hits when none, one or two entries matched; null for more. */
+function quickResult(set: CompiledPolicySet): EvalResult | null {
+  const n = hits.n;
+  const ids = hits.ids;
+  if (n === 0) return set.noMatch;
+  if (n === 1) return set.solo[ids[0]!]!;
+  if (n === 2) return pairResult(set, set.entries[ids[0]!]!, set.entries[ids[1]!]!);
+  return null;
+}
+
+/** The result of the hits in general: every matching entry in rule order, explained if asked. */
+function combine(
+  set: CompiledPolicySet,
+  explain: boolean,
+  nd: NetworkDestination | null,
+  fd: FilesystemDestination | null,
+  alias: FilesystemDestination | null,
+): EvalResult {
   const n = hits.n;
   if (n === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
   const ids = hits.ids;
-  if (!explain) {
-    if (n === 1) return set.solo[ids[0]!]!;
-    if (n === 2) return pairResult(set, set.entries[ids[0]!]!, set.entries[ids[1]!]!);
-  }
   const out = scratch;
   // emptied by pop, which compiles inline (setting length calls into the runtime)
   while (out.length > 0) out.pop();

@@ -51,7 +51,7 @@ export const DEFAULT_PORT = 443;
  * scheme's default port). No port → 443. Throws ValidationError naming the value.
  */
 export function parseNetworkDestination(value: string): NetworkDestination {
-  const scanned = scanHostname(value);
+  const scanned = loadHostChars(value) ? scanHostChars(value.length) : -1;
   if (scanned >= 0) {
     const end = scanned & 0xff;
     return { host: value.slice(0, end), port: scanned >>> 8, family: 0, v4: 0, v6: null };
@@ -61,38 +61,56 @@ export function parseNetworkDestination(value: string): NetworkDestination {
     const host = colon < 0 ? value : value.slice(0, colon);
     const v4 = parseIPv4(host);
     // a strict dotted quad is already in canonical form
-    if (v4 >= 0)
-      return {
-        host,
-        port: colon < 0 ? DEFAULT_PORT : Number(value.slice(colon + 1)),
-        family: 4,
-        v4,
-        v6: null,
-      };
+    if (v4 >= 0) {
+      const port = colon < 0 ? DEFAULT_PORT : Number(value.slice(colon + 1));
+      return { host, port, family: 4, v4, v6: null };
+    }
   }
   return parseSlow(value);
 }
 
-/** What scanHostname returns for digits and dots with an optional valid port: maybe an IPv4. */
+/**
+ * The characters of the destination being read, as UTF-16 code units: filled from a string or,
+ * by `policy eval --batch`, straight from the input bytes, so that scanning and the name lookup
+ * have one implementation and a batch line needs no string. Longer than any valid destination.
+ */
+export const hostChars = new Uint16Array(256);
+
+/** Fills hostChars with `value`; false when it is longer than a destination can be. */
+export function loadHostChars(value: string): boolean {
+  const n = value.length;
+  if (n > 254) return false;
+  for (let i = 0; i < n; i++) hostChars[i] = value.charCodeAt(i);
+  return true;
+}
+
+/** Fills hostChars with the ASCII bytes b[start, end); false when they are too many. */
+export function loadHostBytes(b: Uint8Array, start: number, end: number): boolean {
+  if (end - start > 254) return false;
+  for (let i = start; i < end; i++) hostChars[i - start] = b[i]!;
+  return true;
+}
+
+/** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
 const DOTTED_QUAD = -2;
 
 /**
- * The common case of a batch read in one scan without allocation: a lower-case hostname with an
+ * The common case of a batch read in one scan of hostChars[0, n): a lower-case hostname with an
  * optional `:port` (no port: 443). Returns `port << 8 | end of the host` (a trailing dot excluded),
  * DOTTED_QUAD for digits and dots, or -1 for anything else, which the general parser reads.
  */
-export function scanHostname(value: string): number {
-  const n = value.length;
+export function scanHostChars(n: number): number {
+  const v = hostChars;
   let i = 0;
   let c = 0;
   let digitsDots = true;
   let labelStart = 0;
   if (n === 0 || n > 254) return -1;
   for (; i < n; i++) {
-    c = value.charCodeAt(i);
+    c = v[i]!;
     if (c === 46) {
       const len = i - labelStart;
-      if (len === 0 || len > 63 || value.charCodeAt(i - 1) === 45) return -1;
+      if (len === 0 || len > 63 || v[i - 1] === 45) return -1;
       labelStart = i + 1;
     } else if ((c >= 97 && c <= 122) || c === 95) {
       digitsDots = false;
@@ -106,15 +124,15 @@ export function scanHostname(value: string): number {
   if (i === 0 || (i < n && c !== 58)) return -1;
   // the last label: empty only for one trailing dot
   const last = i - labelStart;
-  if (last > 63 || (last > 0 && value.charCodeAt(i - 1) === 45)) return -1;
-  if (last === 0 && (i < 2 || value.charCodeAt(i - 2) === 46)) return -1;
+  if (last > 63 || (last > 0 && v[i - 1] === 45)) return -1;
+  if (last === 0 && (i < 2 || v[i - 2] === 46)) return -1;
   let port = DEFAULT_PORT;
   if (i < n) {
     let p = 0;
     let j = i + 1;
     if (j === n || n - j > 5) return -1;
     for (; j < n; j++) {
-      const d = value.charCodeAt(j);
+      const d = v[j]!;
       if (d < 48 || d > 57) return -1;
       p = p * 10 + (d - 48);
     }

@@ -4,7 +4,7 @@
 // costs O(length of the destination), whatever the number of rules. Pure: no IO.
 import { Bucket, collect, type Hits } from './bucket.js';
 import type { NetworkPattern } from './network.js';
-import type { NetworkDestination } from './network-destination.js';
+import { hostChars, loadHostChars, type NetworkDestination } from './network-destination.js';
 
 /**
  * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
@@ -30,7 +30,7 @@ class NameTable {
   buckets: Bucket[] = [];
 
   /** The record of the name s[start, end) whose key is `key`, or -1. */
-  find(key: number, s: string, start: number, end: number): number {
+  find(key: number, s: Uint16Array, start: number, end: number): number {
     const table = this.table;
     const mask = this.mask;
     const len = end - start;
@@ -43,15 +43,16 @@ class NameTable {
       const chars = this.chars;
       const off = 2 * (r + REC_CHARS);
       let j = 0;
-      while (j < len && chars[off + j] === s.charCodeAt(start + j)) j++;
+      while (j < len && chars[off + j] === s[start + j]) j++;
       if (j === len) return r;
     }
   }
 
   /** Adds entry `id` on `port` to `name` for `kind` (EXACT, ONE or MANY). */
   add(name: string, kind: number, id: number, port: number): void {
-    const key = nameKey(name, 0, name.length);
-    let r = this.find(key, name, 0, name.length);
+    const text = Uint16Array.from(name, (ch) => ch.charCodeAt(0));
+    const key = nameKey(text, 0, text.length);
+    let r = this.find(key, text, 0, text.length);
     if (r < 0) r = this.insert(key, name);
     const at = r + 1 + 2 * kind;
     const recs = this.recs;
@@ -131,9 +132,9 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
 /** The key of s[start, end): FNV-1a read from the right (the order a lookup scans a host in). */
-function nameKey(s: string, start: number, end: number): number {
+function nameKey(s: Uint16Array, start: number, end: number): number {
   let h = FNV_OFFSET;
-  for (let i = end - 1; i >= start; i--) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  for (let i = end - 1; i >= start; i--) h = Math.imul(h ^ s[i]!, FNV_PRIME);
   return finish(h);
 }
 
@@ -218,7 +219,8 @@ export class NetworkIndex {
     if (this.anyHost !== null) collect(this.anyHost, port, out);
     const family = d.family;
     if (family === 0) {
-      this.lookupName(d.host, d.host.length, port, out);
+      // a valid host fits; what does not fit cannot be the name of any rule
+      if (loadHostChars(d.host)) this.lookupName(d.host.length, port, out);
       return;
     }
     if (family === 4) {
@@ -240,20 +242,21 @@ export class NetworkIndex {
     }
   }
 
-  /** The lookup of the hostname h[0, end) on `port`, read in place (see scanHostname). */
-  lookupHost(h: string, end: number, port: number, out: Hits): void {
+  /** The lookup of the hostname hostChars[0, end) on `port` (see scanHostChars). */
+  lookupHost(end: number, port: number, out: Hits): void {
     if (this.anyHost !== null) collect(this.anyHost, port, out);
-    this.lookupName(h, end, port, out);
+    this.lookupName(end, port, out);
   }
 
-  /** Probes the name table with every suffix of whole labels of h[0, end), the longest last. */
-  private lookupName(h: string, end: number, port: number, out: Hits): void {
+  /** Probes the name table with every suffix of whole labels of hostChars[0, end), the longest last. */
+  private lookupName(end: number, port: number, out: Hits): void {
     const t = this.names;
     if (t.count === 0) return;
+    const h = hostChars;
     let firstDot = -1;
     let hash = FNV_OFFSET;
     for (let i = end - 1; ; i--) {
-      const c = i < 0 ? 46 : h.charCodeAt(i);
+      const c = i < 0 ? 46 : h[i]!;
       if (c === 46) {
         const r = t.find(finish(hash), h, i + 1, end);
         if (r >= 0) {
@@ -264,7 +267,11 @@ export class NetworkIndex {
           }
           // a suffix h[i + 1 …]; at least one label remains before it
           t.emit(r, MANY, port, out);
-          if (firstDot < 0) firstDot = h.indexOf('.');
+          if (firstDot < 0) {
+            // h[i] is a dot, so the search stops at i at the latest
+            firstDot = 0;
+            while (h[firstDot] !== 46) firstDot++;
+          }
           if (i === firstDot) t.emit(r, ONE, port, out);
         }
         if (i < 0) return;

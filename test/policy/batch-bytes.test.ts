@@ -1,7 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchProcessor } from '../../src/policy/batch.js';
 import { parsePolicyDocument } from '../../src/policy/document.js';
-import { type CompiledPolicySet, compilePolicies, type EvaluateOptions } from '../../src/policy/engine.js';
+import {
+  type CompiledPolicySet,
+  compilePolicies,
+  type EvaluateOptions,
+  evaluateHostChars,
+} from '../../src/policy/engine.js';
+import { loadHostBytes } from '../../src/policy/network-destination.js';
 
 // The byte path (pushBytes/endBytes) must write exactly what the text path (push/end on decoded
 // text) writes, for any input and any chunking: its fast scanner only shortcuts the common lines.
@@ -105,6 +112,41 @@ describe('BatchProcessor.pushBytes', () => {
     expect(JSON.parse(out[6]!)).toMatchObject({ destination: 'other.org', decision: 'deny' });
     expect(JSON.parse(out[7]!)).toMatchObject({ destination: '/ü/x', decision: 'allow' });
     expect(JSON.parse(out[11]!)).toMatchObject({ line: 12, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('decides a plain hostname straight from the bytes, and declines any other form', () => {
+    const bytes = encode('"x.github.com:22" "GitHub.com" "10.1.2.3"');
+    const at = (s: string) => {
+      const start = Buffer.from(bytes).indexOf(s);
+      expect(loadHostBytes(bytes, start, start + s.length)).toBe(true);
+      return evaluateHostChars(set, false, s.length);
+    };
+    expect(at('x.github.com:22')).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('deny-ssh'),
+    });
+    expect(at('GitHub.com')).toBeNull(); // not lower case: the general parser's
+    expect(at('10.1.2.3')).toBeNull(); // an address
+  });
+
+  it('decides hostnames read from the bytes as the text path does (generated destinations)', () => {
+    const label = fc.constantFrom('github', 'com', 'api', 'x', 'GitHub', 'a-b', '-a', 'a_', '', '10', '0');
+    const destination = fc
+      .tuple(
+        fc.array(label, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('', '.', ':22', ':443', ':0', ':65536', ':', '.:22', ':2a'),
+      )
+      .map(([labels, tail]) => labels.join('.') + tail);
+    const request = fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), destination);
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 20 }), (reqs) => {
+        const input = encode(
+          reqs.map(([action, d]) => `${JSON.stringify({ action, destination: d })}\n`).join(''),
+        );
+        expect(viaBytes(input, input.length)).toEqual(viaText(input));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('gives the same output whatever the chunking (lines and UTF-8 characters split across chunks)', () => {
