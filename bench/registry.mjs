@@ -10,7 +10,7 @@
 // push uploads every byte. Wall time and peak RSS come from /usr/bin/time. Prints medians and the
 // hubctl/skopeo ratios; goals: wall ≤ 1.0× skopeo, hubctl peak RSS ≤ 150 MB.
 //
-//   node bench/registry.mjs [--layers 4] [--layer-size 128M] [--runs 3] [--keep DIR]
+//   npm run build && node bench/registry.mjs [--layers 4] [--layer-size 128M] [--runs 3] [--keep DIR]
 //   BENCH_PULL_ARGS="--concurrency 2" adds flags to hubctl's pull (to compare settings).
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -294,33 +294,15 @@ function clearSkopeoCache() {
 // ---- main --------------------------------------------------------------------------------------
 
 const work = args.keep ?? mkdtempSync(join(tmpdir(), 'hubctl-bench-'));
+mkdirSync(work, { recursive: true });
 let registry;
 let tokenServer;
 try {
   log(`work dir ${work}`);
-  // The CLI built as scripts/build.mjs builds it (code splitting keeps start-up lazy), here.
-  const binDir = join(repoRoot, 'node_modules', '.cache', 'hubctl-bench');
-  rmSync(binDir, { recursive: true, force: true });
-  mkdirSync(binDir, { recursive: true });
-  writeFileSync(
-    join(binDir, 'entry.ts'),
-    `import { main, realDeps } from ${JSON.stringify(join(repoRoot, 'src', 'cli.ts'))};\nprocess.exitCode = await main(process.argv.slice(2), realDeps());\n`,
-  );
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: { hubctl: join(binDir, 'entry.ts') },
-    outdir: binDir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    packages: 'external',
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'error',
-  });
-  const hubctl = join(binDir, 'hubctl.mjs');
+  // The CLI as users run it: bin/hubctl.js over dist/ (`node scripts/build.mjs` first).
+  const hubctl = join(repoRoot, 'bin', 'hubctl.js');
+  if (!existsSync(join(repoRoot, 'dist', 'cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
 
   execFileSync(
     'openssl',

@@ -93,10 +93,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   };
 
   const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));
+  // Settings and credential lookups read the files directly: conf is only loaded to write them.
+  const reader = memo(async () => (await import('./config/read.js')).openConfigReader(configDir()));
   const settings = memo(async () => {
     const flags = { ...globals, username: undefined };
     const profile = profileName(flags, env);
-    return resolveSettings(flags, env, (await config()).getProfile(profile));
+    return resolveSettings(flags, env, (await reader()).getProfile(profile));
   });
   const http = memo(async () => {
     const { createHttpClient } = await import('./http/client.js');
@@ -112,7 +114,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   });
   const credentials = memo(async () => {
     const { createCredentialChain } = await import('./auth/chain.js');
-    const store = await config();
+    const store = await reader();
     return createCredentialChain({ env, settings: await settings(), store: () => store });
   });
   const hubSession = memo(async () => {

@@ -1,7 +1,7 @@
 // Credentials as a chain (decisions §2): the first source with a credential wins, and says its name.
 
+import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
-import type { ConfigStore } from '../config/store.js';
 import { AuthError } from '../errors.js';
 import { DOCKER_HUB_KEYS, dockerCredential, type HelperRunner } from './docker-config.js';
 
@@ -23,7 +23,7 @@ export interface ChainDeps {
   env: Record<string, string | undefined>;
   settings: Settings;
   /** Opened only when a source needs it. */
-  store: () => ConfigStore;
+  store: () => ConfigReader;
   helperRunner?: HelperRunner;
 }
 

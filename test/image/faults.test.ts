@@ -1,6 +1,7 @@
 // Faults between hubctl and a real registry, through a loopback TCP proxy: uploads cut mid-way,
 // downloads cut mid-way (resumed with Range, in the same run and by the next run), a corrupted
-// byte (digest error, nothing left at the destination), and --debug never showing credentials.
+// byte (digest error, nothing left at the destination), one request per pulled blob, and --debug
+// never showing credentials.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -113,6 +114,16 @@ describeWithRegistry('faults through a TCP proxy', () => {
     const t = await w.run(['image', 'pull', `${P}/faults/corrupt:1`, `docker-archive:${file}`], { env });
     expect(t.code).toBe(1);
     expect(readdirSync(w.tmp).filter((f) => f.startsWith('corrupt.tar'))).toEqual([]);
+  });
+
+  it('a pull asks for each blob once: one GET, no HEAD first', async () => {
+    const img = await makeOciImage(join(w.tmp, 'once'), { layers: 2, layerSize: 64 * 1024 });
+    expect((await w.run(['image', 'push', `oci:${img.dir}`, `${P}/faults/once:1`], { env })).code).toBe(0);
+    const out = join(w.tmp, 'once-out');
+    const r = await w.run(['--debug', 'image', 'pull', `${P}/faults/once:1`, `oci:${out}`], { env });
+    expect(r.code).toBe(0);
+    const blobRequests = r.stderr.match(/> [A-Z]+ http:\/\/\S+\/blobs\/sha256:[0-9a-f]{64}\n/g) ?? [];
+    expect(blobRequests.map((l) => l.split(' ')[1]).sort()).toEqual(['GET', 'GET', 'GET']);
   });
 
   it('--debug traces requests without any credential', async () => {

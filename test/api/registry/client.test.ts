@@ -209,6 +209,20 @@ describe('RegistryClient', () => {
     expect(bad.exitCode).toBe(2);
   });
 
+  it('a missing blob is a NotFoundError from its GET, with the registry code', async () => {
+    reg.handle((req, res) => {
+      if (req.url === '/v2/') return json(res, 200, {});
+      json(res, 404, { errors: [{ code: 'BLOB_UNKNOWN', message: 'blob unknown to registry' }] });
+    });
+    const err = await client()
+      .getBlob(repo, sha('gone'))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.message).toBe(
+      `pulling blob ${sha('gone')} from ${reg.host}/team/app: BLOB_UNKNOWN: blob unknown to registry`,
+    );
+  });
+
   it('checks the manifest digest header against the bytes, accepting either header name', async () => {
     const body = JSON.stringify({
       schemaVersion: 2,

@@ -1,0 +1,43 @@
+// Reading the config directory without conf: conf (with ajv and semver) takes ~100 ms to load, and
+// every network command reads its settings and credentials before its first authenticated request.
+// Writes still go through the conf store (store.ts); these files are the plain JSON it writes.
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { ProfileKey, StoredCredential } from './store.js';
+
+/** What reading settings and looking up credentials needs; the conf store offers it too. */
+export interface ConfigReader {
+  getProfile(profile: string): Partial<Record<ProfileKey, string>>;
+  hubCredential(profile: string): StoredCredential | undefined;
+  registryCredential(host: string): StoredCredential | undefined;
+}
+
+/** A missing file reads as empty; a corrupt one is refused as the conf store refuses it. */
+function readJson(dir: string, name: 'config' | 'credentials'): Record<string, unknown> {
+  const path = join(dir, `${name}.json`);
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    // An older file may have been created with a wider mode; secrets are the owner's alone.
+    if (name === 'credentials') chmodSync(path, 0o600);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`cannot read the ${name} file in ${dir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function entry<T>(file: Record<string, unknown>, section: string, key: string): T | undefined {
+  const table = file[section];
+  if (!table || typeof table !== 'object' || !Object.hasOwn(table, key)) return undefined;
+  return (table as Record<string, T>)[key];
+}
+
+/** Reads the files on each call (they are small), so a write earlier in the run is always seen. */
+export function openConfigReader(dir: string): ConfigReader {
+  return {
+    getProfile: (profile) => ({ ...entry(readJson(dir, 'config'), 'profiles', profile) }),
+    hubCredential: (profile) => entry(readJson(dir, 'credentials'), 'hub', profile),
+    registryCredential: (host) => entry(readJson(dir, 'credentials'), 'registries', host),
+  };
+}
