@@ -1,7 +1,7 @@
 // image pull: a registry image to an OCI layout (`oci:DIR[:tag]`) or a docker archive. Each blob is
-// one GET (a missing blob answers 404), verified while it streams, renamed into place only when it
-// matches; a partial blob left by a broken run is continued with Range. index.json (or the
-// archive) is written last, so a failed pull never names an image.
+// HEAD then GET, verified while it streams, renamed into place only when it matches; a partial
+// blob left by a broken run is continued with Range. index.json (or the archive) is written last,
+// so a failed pull never names an image.
 
 import { rm, stat } from 'node:fs/promises';
 import type { FetchedManifest, RegistryClient } from '../api/registry/client.js';
@@ -85,6 +85,7 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
         opts.progress.done(d.digest, d.size, 'skipped');
         return { digest: d.digest, size: d.size, action: 'skipped' as const };
       }
+      await client.headBlob(ref, d.digest);
       opts.progress.begin(d.digest, d.size);
       await writeVerifiedBlob({
         digest: d.digest,
