@@ -9,9 +9,9 @@ import type { PolicyDoc } from './document.js';
 import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
 import {
-  loadHostChars,
+  destinationOf,
   type NetworkDestination,
-  parseNetworkDestination,
+  scanDestination,
   scanHostChars,
 } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
@@ -243,11 +243,12 @@ export function evaluate(
   const explain = opts !== undefined && opts.explain === true;
   const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
   if (net !== null) {
-    // A plain hostname is looked up in place; explaining needs the parsed destination.
-    const scanned = !explain && loadHostChars(destination) ? scanHostChars(destination.length) : -1;
-    if (scanned >= 0) net.lookupHost(scanned & 0xff, scanned >>> 8, hits);
+    // A plain hostname is looked up in place; explaining needs the parsed destination. Any other
+    // form is parsed from the same scan, not a second one.
+    const scanned = scanDestination(destination);
+    if (scanned >= 0 && !explain) net.lookupHost(scanned & 0xff, scanned >>> 8, hits);
     else {
-      nd = parseNetworkDestination(destination);
+      nd = destinationOf(destination, scanned);
       net.lookup(nd, hits);
     }
   } else {

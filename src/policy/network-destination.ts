@@ -51,7 +51,16 @@ export const DEFAULT_PORT = 443;
  * scheme's default port). No port → 443. Throws ValidationError naming the value.
  */
 export function parseNetworkDestination(value: string): NetworkDestination {
-  const scanned = loadHostChars(value) ? scanHostChars(value.length) : -1;
+  return destinationOf(value, scanDestination(value));
+}
+
+/** scanHostChars of a destination string (-1 when it is too long to be a plain hostname). */
+export function scanDestination(value: string): number {
+  return loadHostChars(value) ? scanHostChars(value.length) : -1;
+}
+
+/** The parsed destination `value`, given what scanDestination(value) returned. */
+export function destinationOf(value: string, scanned: number): NetworkDestination {
   if (scanned >= 0) {
     const end = scanned & 0xff;
     return { host: value.slice(0, end), port: scanned >>> 8, family: 0, v4: 0, v6: null };
