@@ -1,22 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { colorEnabled, type IO } from '../../src/output/io.js';
+import { colorEnabled } from '../../src/output/io.js';
 import { createOutput } from '../../src/output/output.js';
 import { createPrompter } from '../../src/output/prompt.js';
-
-function fakeIo(tty: boolean) {
-  const out = { stdout: '', stderr: '' };
-  const io: IO = {
-    stdout: { write: (s: string) => (out.stdout += s) },
-    stderr: { write: (s: string) => (out.stderr += s) },
-    stdin: Readable.from([]),
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    stdinIsTTY: tty,
-  };
-  return { io, out };
-}
+import { fakeIo } from '../support/fake-io.js';
 
 const ANSI = /\u001b\[/;
 

@@ -1,21 +1,8 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../../src/output/io.js';
 import { createTransferProgress, formatBytes } from '../../src/output/progress.js';
+import { fakeIo } from '../support/fake-io.js';
 
-function io(tty: boolean) {
-  const out = { stdout: '', stderr: '' };
-  const value: IO = {
-    stdout: { write: (s: string) => (out.stdout += s) },
-    stderr: { write: (s: string) => (out.stderr += s) },
-    stdin: Readable.from([]),
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    stdinIsTTY: tty,
-    columns: 100,
-  };
-  return { io: value, out };
-}
+const io = (tty: boolean) => fakeIo(tty, { columns: 100 });
 
 const A = `sha256:${'a'.repeat(64)}`;
 const B = `sha256:${'b'.repeat(64)}`;

@@ -2,10 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import type { Clock } from '../../src/clock.js';
 import type { Prompter } from '../../src/output/prompt.js';
+import { fakeIo } from './fake-io.js';
 
 export interface RunOptions {
   /** Environment; HUBCTL_CONFIG_DIR defaults to a fresh temporary directory. */
@@ -30,20 +30,10 @@ export function tempConfigDir(): string {
 }
 
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
-  let stdout = '';
-  let stderr = '';
-  const tty = options.tty ?? false;
+  const { io, out } = fakeIo(options.tty ?? false, { stdin: options.stdin, columns: 120 });
   const env = { HUBCTL_CONFIG_DIR: tempConfigDir(), HOME: tempConfigDir(), ...options.env };
   const code = await main(argv, {
-    io: {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
-      stdoutIsTTY: tty,
-      stderrIsTTY: tty,
-      stdinIsTTY: tty,
-      columns: 120,
-    },
+    io,
     env,
     clock: options.clock,
     prompter: options.prompter,
@@ -51,7 +41,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     dispatcher: options.dispatcher,
     retryBaseMs: 1,
   });
-  return { code, stdout, stderr };
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** A clock that moves only when told to: token expiry tests never sleep. */
