@@ -230,7 +230,8 @@ async function parseText(text: string, sourceName: string): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const d of list) {
     const e = d.errors[0];
-    if (e) fail(sourceName, `not valid YAML: ${e.message.split('\n')[0]}`);
+    // the first line of the message; the code frame after it ends that line with a colon
+    if (e) fail(sourceName, `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`);
     const value = d.toJS();
     if (value !== null && value !== undefined) out.push(value);
   }

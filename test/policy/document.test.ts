@@ -137,6 +137,11 @@ rules:
     await expect(parsePolicyDocument(text, name)).rejects.toThrow(message);
   });
 
+  it('says where YAML breaks in one sentence, without the code frame or its colon', async () => {
+    const err = await parsePolicyDocument('rules: [\n', 'b.yaml').catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/^b\.yaml: not valid YAML: .* at line 2, column 1$/);
+  });
+
   it('names the document of a multi-document YAML file', async () => {
     await expect(parsePolicyDocument('name: a\n---\nname: ""\n', 'm.yaml')).rejects.toThrow(
       'm.yaml: document 2.name',
