@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
+import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 // undici's index also loads fetch, WebSocket, caches and mocks: ~60 ms of every network command's
 // start-up on a 2-core machine. These two modules are all this client uses (types in
@@ -112,6 +113,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         // An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too.
         ca = [...rootCertificates, ...nodeExtraCerts(options.env), extra];
       }
+      keepParserOnBaseline();
       dispatcher = new EnvHttpProxyAgent({
         ...(options.env ? proxySettings(options.env) : {}),
         ...(ca ? { connect: { ca }, requestTls: { ca } } : {}),
@@ -246,6 +248,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   return { request };
+}
+
+/**
+ * undici parses HTTP/1 with llhttp compiled to wasm. After a few responses V8 tiers its main
+ * function up to TurboFan on a background thread (~80 ms of CPU here), and node waits for that
+ * compilation before the process can exit: every network command ended ~80–180 ms after its last
+ * response. The baseline (Liftoff) code parses a response as well for a CLI's needs, so TurboFan is
+ * kept out of wasm. Set before undici compiles llhttp (on its first connection); the flag only
+ * touches wasm, and undici's parser is the only wasm hubctl runs.
+ */
+function keepParserOnBaseline(): void {
+  setFlagsFromString('--liftoff-only');
 }
 
 /** Proxy settings from an environment; empty strings (no proxy) rather than undici's process.env fallback. */

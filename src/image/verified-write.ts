@@ -11,6 +11,14 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HubctlError, IntegrityError, NetworkError } from '../errors.js';
 
+/**
+ * What the sink buffers while a write is in flight, and so the size of one writev. Measured on a
+ * 512 MiB pull (Linux 6.18, ext4): batches of up to 4 MiB cost 1.1-1.2 s of kernel time in the
+ * page-cache copy, batches of 512 KiB 0.5 s (as much as skopeo's 32 KiB writes), and the pull's
+ * wall time fell with it. Still 8 socket reads per syscall.
+ */
+const WRITE_BATCH = 512 << 10;
+
 /** Opens the blob from `start`; answers where the body really starts (0 when Range was ignored). */
 export type BlobOpener = (start: number) => Promise<{ body: Readable; start: number }>;
 
@@ -82,10 +90,11 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
           hash = createHash('sha256');
           have = 0;
         }
-        // One writable that hashes and appends: chunks are batched into writev calls.
+        // One writable that hashes and appends: chunks are batched into writev calls of at most
+        // about WRITE_BATCH bytes.
         const fh = await open(opts.partialPath, 'a');
         const sink = new Writable({
-          highWaterMark: 4 << 20,
+          highWaterMark: WRITE_BATCH,
           writev(chunks, cb) {
             const bufs: Buffer[] = [];
             for (const { chunk } of chunks) {

@@ -227,6 +227,49 @@ describeWithRegistry('nested indexes', () => {
     expect(JSON.parse(arm.stdout).config.architecture).toBe('ppc64le');
   });
 
+  it('delete removes the top index only, and says which manifests below it stay', async () => {
+    const repo = 'nested/del';
+    expect((await w.run(['image', 'push', `oci:${tree.dir}:n`, `${R}/${repo}:1`], { env })).code).toBe(0);
+    const amd64 = image('linux/amd64').manifest.digest;
+    const tagged = await w.run(['image', 'copy', `${R}/${repo}@${amd64}`, `${R}/${repo}:amd64`], { env });
+    expect(tagged.code).toBe(0);
+    const below = manifests.filter((m) => m.digest !== tree.top.digest);
+    expect(below).toHaveLength(7);
+
+    const dry = await w.run(['--json', 'image', 'delete', '--dry-run', `${R}/${repo}:1`], { env });
+    expect(dry.code).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan).toMatchObject({ digest: tree.top.digest, tags: ['1'], deleted: false });
+    expect(plan.kept.map((k: { digest: string }) => k.digest).sort()).toEqual(
+      below.map((m) => m.digest).sort(),
+    );
+    for (const k of plan.kept) {
+      expect(k.mediaType).toBe(below.find((m) => m.digest === k.digest)!.mediaType);
+      expect(k.tags).toEqual(k.digest === amd64 ? ['amd64'] : []);
+    }
+    expect(plan.kept.find((k: { digest: string }) => k.digest === amd64).platform).toBe('linux/amd64');
+
+    const text = await w.run(['image', 'delete', '--dry-run', `${R}/${repo}:1`], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`${R}/${repo}@${tree.top.digest}\n${R}/${repo}:1\n`);
+    expect(text.stderr).toContain('Not deleted: the 7 manifests below this index (3 indexes, 4 images)');
+    expect(text.stderr).toContain(`  ${amd64} linux/amd64 (tag: amd64)\n`);
+    expect(text.stderr).toContain(`  ${image('linux/s390x').manifest.digest} linux/s390x (untagged)\n`);
+    expect(text.stderr).toContain('Dry run: nothing was deleted.');
+    expect((await registryRead(w.registry.url, repo, `manifests/${tree.top.digest}`)).status).toBe(200);
+
+    const del = await w.run(['--yes', 'image', 'delete', `${R}/${repo}:1`], { env });
+    expect(del.code).toBe(0);
+    expect(del.stderr).toContain(
+      `Deleted ${R}/${repo}@${tree.top.digest} (tags: 1). The 7 manifests below it stay.`,
+    );
+    expect((await registryRead(w.registry.url, repo, `manifests/${tree.top.digest}`)).status).toBe(404);
+    for (const m of below) {
+      expect((await registryRead(w.registry.url, repo, `manifests/${m.digest}`)).status, m.digest).toBe(200);
+    }
+    expect((await w.run(['image', 'digest', `${R}/${repo}:amd64`], { env })).stdout.trim()).toBe(amd64);
+  });
+
   it('push refuses a tree nested deeper than the bound before sending anything (exit 2)', async () => {
     let spec: TreeSpec[] = ['linux/amd64'];
     for (let i = 0; i < MAX_INDEX_DEPTH; i++) spec = [spec];

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { CancelledError } from '../../errors.js';
-import { executeDelete, planDelete } from '../../image/delete.js';
+import { type DeletePlan, executeDelete, planDelete } from '../../image/delete.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type CommandHost, confirmDestructive, examples } from '../host.js';
 import { registryClient } from './shared.js';
@@ -41,19 +42,27 @@ export async function run(ctx: Context, opts: DeleteOptions): Promise<number | u
         reference: plan.reference,
         digest: plan.digest,
         tags: plan.tags,
+        ...(plan.kept ? { kept: plan.kept } : {}),
         deleted: false,
       });
     else {
       ctx.output.line(`${repo}@${plan.digest}`);
       for (const t of plan.tags) ctx.output.line(`${repo}:${t}`);
+      for (const line of keptLines(plan)) ctx.output.info(line);
       ctx.output.info('Dry run: nothing was deleted.');
     }
     return undefined;
   }
   if (!ctx.output.json && !ctx.globals.yes) {
     ctx.io.stderr.write(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}\n`);
+    for (const line of keptLines(plan)) ctx.io.stderr.write(`${line}\n`);
   }
-  if (!(await confirmDestructive(ctx, `Delete ${repo}@${plan.digest} and its tags (${tagList})?`))) {
+  const keptNote = plan.kept
+    ? ` The ${count(plan.kept.length, 'manifest')} below it ${plan.kept.length === 1 ? 'stays' : 'stay'}.`
+    : '';
+  if (
+    !(await confirmDestructive(ctx, `Delete ${repo}@${plan.digest} and its tags (${tagList})?${keptNote}`))
+  ) {
     throw new CancelledError('nothing was deleted');
   }
   const outcome = await executeDelete(client, opts.ref, plan.digest);
@@ -62,13 +71,39 @@ export async function run(ctx: Context, opts: DeleteOptions): Promise<number | u
       reference: plan.reference,
       digest: plan.digest,
       tags: plan.tags,
+      ...(plan.kept ? { kept: plan.kept } : {}),
       deleted: true,
       outcome,
     });
   } else if (outcome === 'background') {
-    ctx.output.info(`The registry will finish the deletion of ${repo}@${plan.digest} in the background.`);
+    ctx.output.info(
+      `The registry will finish the deletion of ${repo}@${plan.digest} in the background.${keptNote}`,
+    );
   } else {
-    ctx.output.info(`Deleted ${repo}@${plan.digest} (tags: ${tagList}).`);
+    ctx.output.info(`Deleted ${repo}@${plan.digest} (tags: ${tagList}).${keptNote}`);
   }
   return undefined;
+}
+
+/** What a delete leaves behind when it deletes an index: the manifests below it, one a line. */
+function keptLines(plan: DeletePlan): string[] {
+  if (!plan.kept) return [];
+  const indexes = plan.kept.filter((m) => isIndexType(m.mediaType)).length;
+  const images = plan.kept.length - indexes;
+  return [
+    `Not deleted: the ${count(plan.kept.length, 'manifest')} below this index (${count(indexes, 'index', 'indexes')}, ${count(images, 'image')}); other images may list ${plan.kept.length === 1 ? 'it' : 'them'} too:`,
+    ...plan.kept.map((m) => {
+      const what = isIndexType(m.mediaType) ? 'index' : (m.platform ?? 'image');
+      const tags =
+        m.tags.length > 0
+          ? ` (${m.tags.length === 1 ? 'tag' : 'tags'}: ${m.tags.join(', ')})`
+          : ' (untagged)';
+      return `  ${m.digest} ${what}${tags}`;
+    }),
+    "Untagged ones stay until the registry's garbage collection removes what nothing references.",
+  ];
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

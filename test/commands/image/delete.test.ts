@@ -7,6 +7,30 @@ import { runCli, scriptedPrompter } from '../../support/run-cli.js';
 
 const DIGEST = `sha256:${createHash('sha256').update('m').digest('hex')}`;
 const OTHER = `sha256:${createHash('sha256').update('o').digest('hex')}`;
+const sha256 = (b: string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+// team/multi:v1 is an index of one image manifest.
+const CHILD = JSON.stringify({
+  schemaVersion: 2,
+  mediaType: 'application/vnd.oci.image.manifest.v1+json',
+  config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: DIGEST, size: 1 },
+  layers: [],
+});
+const INDEX = JSON.stringify({
+  schemaVersion: 2,
+  mediaType: 'application/vnd.oci.image.index.v1+json',
+  manifests: [
+    {
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      digest: sha256(CHILD),
+      size: CHILD.length,
+      platform: { os: 'linux', architecture: 'arm64', variant: 'v8' },
+    },
+  ],
+});
+const MANIFESTS: Record<string, [string, string]> = {
+  [sha256(INDEX)]: [INDEX, 'application/vnd.oci.image.index.v1+json'],
+  [sha256(CHILD)]: [CHILD, 'application/vnd.oci.image.manifest.v1+json'],
+};
 
 describe('image delete', () => {
   let reg: FakeServer;
@@ -18,6 +42,17 @@ describe('image delete', () => {
     reg.handle((req, res) => {
       const url = req.url ?? '';
       if (url === '/v2/') return json(res, 200, {});
+      if (url === '/v2/team/multi/tags/list') return json(res, 200, { name: 'team/multi', tags: ['v1'] });
+      const multi = /^\/v2\/team\/multi\/manifests\/(.+)$/.exec(url);
+      if (multi && req.method !== 'DELETE') {
+        const [body, type] = MANIFESTS[multi[1] === 'v1' ? sha256(INDEX) : multi[1]!] ?? ['', ''];
+        res.writeHead(body ? 200 : 404, { 'docker-content-digest': sha256(body), 'content-type': type });
+        return res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      if (multi) {
+        res.writeHead(202);
+        return res.end();
+      }
       if (url === '/v2/team/app/tags/list')
         return json(res, 200, { name: 'team/app', tags: ['v1', 'latest', 'old', 'v1.0'] });
       const m = /^\/v2\/team\/app\/manifests\/(.+)$/.exec(url);
@@ -70,6 +105,23 @@ describe('image delete', () => {
     expect(prompter.asked[0]).toBe(`Delete ${reg.host}/team/app@${DIGEST} and its tags (latest, v1, v1.0)?`);
     expect(r.stderr).toContain('also removes the tags: latest, v1, v1.0');
     expect(deletes()).toEqual([`/v2/team/app/manifests/${DIGEST}`]);
+  });
+
+  it('an index: says that the manifests below it stay, and asks about the index alone', async () => {
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await runCli(['image', 'delete', `${reg.host}/team/multi:v1`], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(prompter.asked[0]).toBe(
+      `Delete ${reg.host}/team/multi@${sha256(INDEX)} and its tags (v1)? The 1 manifest below it stays.`,
+    );
+    expect(r.stderr).toContain(
+      [
+        'Not deleted: the 1 manifest below this index (0 indexes, 1 image); other images may list it too:',
+        `  ${sha256(CHILD)} linux/arm64/v8 (untagged)`,
+        '',
+      ].join('\n'),
+    );
+    expect(deletes()).toEqual([`/v2/team/multi/manifests/${sha256(INDEX)}`]);
   });
 
   it('a "no" deletes nothing', async () => {
