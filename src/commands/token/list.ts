@@ -46,6 +46,12 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
         `Page ${opts.page} of ${Math.ceil(page.count / opts.pageSize)}; --page ${opts.page + 1} for more, or --all.`,
       );
   }
+  if (tokens.length === 0) {
+    ctx.output.info(
+      'No access tokens yet: create one with `hubctl token create --label NAME --scope repo:read`.',
+    );
+    return;
+  }
   await ctx.output.table(
     ['UUID', 'LABEL', 'SCOPES', 'ACTIVE', 'CREATED', 'EXPIRES', 'LAST USED'],
     tokens.map((t) => [

@@ -118,6 +118,20 @@ describe('token list', () => {
     expect([q.query.get('page'), q.query.get('page_size')]).toEqual(['1', '10']);
   });
 
+  it('no tokens: nothing on stdout, a hint on stderr; --json prints the empty page', async () => {
+    h.hub.state.accessTokens.length = 0;
+    const r = await h.run(['token', 'list']);
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'No access tokens yet: create one with `hubctl token create --label NAME --scope repo:read`.\n',
+    });
+    const all = await h.run(['token', 'list', '--all']);
+    expect([all.code, all.stdout, all.stderr]).toEqual([0, '', r.stderr]);
+    const json = await h.run(['--json', 'token', 'list']);
+    expect([json.code, JSON.parse(json.stdout).results, json.stderr]).toEqual([0, [], '']);
+  });
+
   it('--page and --page-size; --json prints the page object with masked tokens', async () => {
     const r = await h.run(['--json', 'token', 'list', '--page', '3', '--page-size', '5']);
     expect(r.code).toBe(0);
