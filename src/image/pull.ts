@@ -52,7 +52,10 @@ export interface ResolvedImages {
   below: FetchedManifest[];
   /** The image manifests whose blobs are transferred. */
   images: FetchedManifest[];
-  /** The reference named an image manifest, not an index: its platform is only in its config. */
+  /**
+   * A platform was to be picked but the reference named an image manifest, not an index: the
+   * image's platform is only in its config.
+   */
   single: boolean;
 }
 
@@ -72,7 +75,8 @@ export async function resolveImages(
     return { top, below, images: below.filter((m) => m.parsed.kind === 'image'), single: false };
   }
   const image = await findPlatform(top, platform, fetch, what);
-  return { top: image, below: [], images: [image], single: top.parsed.kind === 'image' };
+  // With --all-platforms a single image is simply taken: no platform was asked for.
+  return { top: image, below: [], images: [image], single: top.parsed.kind === 'image' && !allPlatforms };
 }
 
 export async function pullImage(opts: PullOptions): Promise<TransferResult> {

@@ -135,6 +135,10 @@ describeWithRegistry('--platform and a single-platform image, against a real reg
       expect(q.code, flag).toBe(0);
       expect(q.stderr, flag).toBe('');
     }
+    // --all-platforms asks for no platform: the single image is taken without a note.
+    const all = await w.run(['image', 'pull', '--all-platforms', ref, `oci:${join(w.tmp, 'all')}`]);
+    expect(all.code).toBe(0);
+    expect(all.stderr).not.toContain('Note:');
   });
 
   it('inspect --platform checks the single image as well', async () => {
