@@ -4,11 +4,13 @@
 // (children before the index that lists them); digests are kept.
 
 import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../api/registry/client.js';
+import type { ImageManifest } from '../api/registry/media-types.js';
 import { IntegrityError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference } from '../ref/reference.js';
+import { checkSingleImage } from './image-config.js';
 import { blobsOf } from './manifest-tree.js';
 import type { PlatformSpec } from './platform.js';
 import { runPool } from './pool.js';
@@ -22,6 +24,8 @@ export interface CopyOptions {
   src: ImageReference;
   dst: ImageReference;
   platform: PlatformSpec;
+  /** The user named the platform: a single image of another one is refused. */
+  platformExplicit?: boolean;
   allPlatforms?: boolean;
   progress: TransferProgress;
   signal: AbortSignal;
@@ -32,7 +36,25 @@ export interface CopyOptions {
 
 export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
   const { client, src, dst } = opts;
-  const { top, below, images } = await resolveImages(client, src, opts.platform, Boolean(opts.allPlatforms));
+  const { top, below, images, single } = await resolveImages(
+    client,
+    src,
+    opts.platform,
+    Boolean(opts.allPlatforms),
+  );
+  // Only a platform the user named is checked: a copy does not run the image.
+  const configDesc =
+    single && opts.platformExplicit ? (top.parsed as { manifest: ImageManifest }).manifest.config : undefined;
+  const config =
+    configDesc &&
+    (await checkSingleImage({
+      client,
+      repo: src,
+      what: formatReference(src),
+      config: configDesc,
+      want: opts.platform,
+      explicit: true,
+    }));
   const sameRegistry = src.registry === dst.registry && src.repository !== dst.repository;
   const open = new Set<OpenUpload>();
   const uc = {
@@ -51,7 +73,9 @@ export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
   let results: BlobResult[];
   try {
     results = await runPool(blobsOf(images), opts.concurrency ?? 4, async (d) => {
-      const action = await pushBlob(uc, d.digest, d.size, async (start) => {
+      const action = await pushBlob(uc, d.digest, d.size, async (start, end) => {
+        // The config was read for the platform check: send those bytes rather than GET it again.
+        if (config && d.digest === configDesc?.digest) return Readable.from([config.subarray(start, end)]);
         const { body } = await client.getBlob(src, d.digest, start);
         // The whole blob is verified here; a continued one by the registry on completion.
         if (start > 0) return body;

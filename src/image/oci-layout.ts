@@ -10,6 +10,7 @@ import { sha256Digest } from '../api/registry/manifest.js';
 import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
 import { assertDigest } from '../ref/reference.js';
+import { READ_CHUNK } from './io-sizes.js';
 
 export const REF_NAME = 'org.opencontainers.image.ref.name';
 
@@ -87,7 +88,7 @@ export class OciLayout implements LocalBlobSource {
     if (size === undefined) throw new NotFoundError(`blob ${digest} is missing from ${this.dir}`);
     const stop = Math.min(end ?? size, size);
     if (stop <= start) return Readable.from([]);
-    return createReadStream(path, { start, end: stop - 1, highWaterMark: 1 << 20 });
+    return createReadStream(path, { start, end: stop - 1, highWaterMark: READ_CHUNK });
   }
 
   /** Writes a small blob (manifest, config) from bytes, verifying the digest. */

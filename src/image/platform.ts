@@ -52,18 +52,29 @@ function normalVariant(arch: string, variant: string | undefined): string | unde
   return variant;
 }
 
+function sameVariant(have: PlatformSpec, want: PlatformSpec): boolean {
+  return normalVariant(have.architecture, have.variant) === normalVariant(want.architecture, want.variant);
+}
+
+function sameArch(have: PlatformSpec, want: PlatformSpec): boolean {
+  return have.os === want.os && have.architecture === want.architecture;
+}
+
+/**
+ * Whether an image of platform `have` serves `want`, by the rule matchManifest applies to an
+ * index: the same os and architecture, and the same variant unless `want` names none.
+ */
+export function platformMatches(have: PlatformSpec, want: PlatformSpec): boolean {
+  return sameArch(have, want) && (want.variant === undefined || sameVariant(have, want));
+}
+
 /**
  * The index entry for a platform, or undefined; a variant left out matches the architecture's
  * default. Nested index trees are searched by findPlatform (manifest-tree.ts).
  */
 export function matchManifest(manifests: readonly Descriptor[], want: PlatformSpec): Descriptor | undefined {
-  const candidates = manifests.filter(
-    (d) => d.platform && d.platform.os === want.os && d.platform.architecture === want.architecture,
-  );
-  const wantVariant = normalVariant(want.architecture, want.variant);
-  const exact = candidates.find(
-    (d) => normalVariant(d.platform!.architecture, d.platform!.variant) === wantVariant,
-  );
+  const candidates = manifests.filter((d) => d.platform && sameArch(d.platform, want));
+  const exact = candidates.find((d) => sameVariant(d.platform!, want));
   return exact ?? (want.variant === undefined ? candidates[0] : undefined);
 }
 
@@ -72,4 +83,15 @@ export function noImageFor(what: string, want: PlatformSpec, available: readonly
   return new NotFoundError(`${what} has no image for ${formatPlatform(want)}`, {
     hint: available.length > 0 ? `Platforms available: ${available.join(', ')}.` : undefined,
   });
+}
+
+/**
+ * A single image (no index) whose config names another platform than the one asked for: not
+ * found, like an index without it (exit 5).
+ */
+export function imageIsFor(what: string, want: PlatformSpec, have: PlatformSpec): NotFoundError {
+  return new NotFoundError(
+    `${what} has no image for ${formatPlatform(want)}: it is a single image for ${formatPlatform(have)}`,
+    { hint: 'Without --platform, hubctl takes it as it is.' },
+  );
 }

@@ -10,6 +10,7 @@ import { IntegrityError, UsageError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference, manifestReference } from '../ref/reference.js';
 import type { ImageLocation } from '../ref/transport.js';
+import { checkSingleImage } from './image-config.js';
 import { blobsOf, findPlatform, manifestsBelow } from './manifest-tree.js';
 import { OciLayout } from './oci-layout.js';
 import type { PlatformSpec } from './platform.js';
@@ -24,6 +25,10 @@ export interface PullOptions {
   dest: ImageLocation;
   /** The platform to pick from an index (default: the machine's, chosen by the caller). */
   platform: PlatformSpec;
+  /** The user named the platform: a single image of another one is refused, not noted. */
+  platformExplicit?: boolean;
+  /** Shown to the user (stderr, not with --quiet or --json): a single image of another platform. */
+  notice?: (line: string) => void;
   allPlatforms?: boolean;
   progress: TransferProgress;
   signal: AbortSignal;
@@ -47,6 +52,11 @@ export interface ResolvedImages {
   below: FetchedManifest[];
   /** The image manifests whose blobs are transferred. */
   images: FetchedManifest[];
+  /**
+   * A platform was to be picked but the reference named an image manifest, not an index: the
+   * image's platform is only in its config.
+   */
+  single: boolean;
 }
 
 /** The manifests a pull or copy takes: one platform's image, or with allPlatforms the whole tree. */
@@ -62,10 +72,11 @@ export async function resolveImages(
   const what = formatReference(ref);
   if (top.parsed.kind === 'index' && allPlatforms) {
     const below = await manifestsBelow(top, fetch, what);
-    return { top, below, images: below.filter((m) => m.parsed.kind === 'image') };
+    return { top, below, images: below.filter((m) => m.parsed.kind === 'image'), single: false };
   }
   const image = await findPlatform(top, platform, fetch, what);
-  return { top: image, below: [], images: [image] };
+  // With --all-platforms a single image is simply taken: no platform was asked for.
+  return { top: image, below: [], images: [image], single: top.parsed.kind === 'image' && !allPlatforms };
 }
 
 export async function pullImage(opts: PullOptions): Promise<TransferResult> {
@@ -73,7 +84,26 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
   if (dest.transport === 'docker-archive' && opts.allPlatforms) {
     throw new UsageError('a docker archive holds one platform: pull --all-platforms into oci:DIR instead');
   }
-  const { top, below, images } = await resolveImages(client, ref, opts.platform, Boolean(opts.allPlatforms));
+  const { top, below, images, single } = await resolveImages(
+    client,
+    ref,
+    opts.platform,
+    Boolean(opts.allPlatforms),
+  );
+  // Checked before anything is written; the config's bytes are kept, not fetched twice.
+  const configDesc = single ? (top.parsed as { manifest: ImageManifest }).manifest.config : undefined;
+  const config =
+    configDesc &&
+    (await checkSingleImage({
+      client,
+      repo: ref,
+      what: formatReference(ref),
+      config: configDesc,
+      want: opts.platform,
+      explicit: Boolean(opts.platformExplicit),
+      notice: opts.notice,
+      headFirst: true,
+    }));
   const dir = dest.transport === 'oci' ? dest.path : `${dest.path}.hubctl-partial.d`;
   const created = !(await exists(dir));
   const layout = await OciLayout.create(dir);
@@ -84,6 +114,12 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
       if ((await layout.blobSize(d.digest)) === d.size) {
         opts.progress.done(d.digest, d.size, 'skipped');
         return { digest: d.digest, size: d.size, action: 'skipped' as const };
+      }
+      if (config && d.digest === configDesc?.digest) {
+        opts.progress.begin(d.digest, d.size);
+        await layout.writeBlob(d.digest, config);
+        opts.progress.done(d.digest, d.size, 'pulled');
+        return { digest: d.digest, size: d.size, action: 'pulled' as const };
       }
       await client.headBlob(ref, d.digest);
       opts.progress.begin(d.digest, d.size);

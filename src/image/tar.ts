@@ -6,6 +6,7 @@ import { createReadStream, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ValidationError } from '../errors.js';
+import { READ_CHUNK } from './io-sizes.js';
 
 const BLOCK = 512;
 
@@ -102,7 +103,7 @@ export function openTarEntry(path: string, entry: TarEntry, start = 0, end = ent
   return createReadStream(path, {
     start: entry.offset + start,
     end: entry.offset + stop - 1,
-    highWaterMark: 1 << 20,
+    highWaterMark: READ_CHUNK,
   });
 }
 

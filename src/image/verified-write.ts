@@ -10,14 +10,7 @@ import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HubctlError, IntegrityError, NetworkError } from '../errors.js';
-
-/**
- * What the sink buffers while a write is in flight, and so the size of one writev. Measured on a
- * 512 MiB pull (Linux 6.18, ext4): batches of up to 4 MiB cost 1.1-1.2 s of kernel time in the
- * page-cache copy, batches of 512 KiB 0.5 s (as much as skopeo's 32 KiB writes), and the pull's
- * wall time fell with it. Still 8 socket reads per syscall.
- */
-const WRITE_BATCH = 512 << 10;
+import { READ_CHUNK, WRITE_BATCH } from './io-sizes.js';
 
 /** Opens the blob from `start`; answers where the body really starts (0 when Range was ignored). */
 export type BlobOpener = (start: number) => Promise<{ body: Readable; start: number }>;
@@ -44,7 +37,8 @@ async function fileSize(path: string): Promise<number | undefined> {
 }
 
 async function hashFile(path: string, hash: Hash): Promise<void> {
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK }))
+    hash.update(chunk as Buffer);
 }
 
 function isRetryable(err: unknown): boolean {

@@ -28,7 +28,10 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .argument('<src-ref>', 'source image reference')
     .argument('<dst-ref>', 'destination image reference')
     .option('--all-platforms', 'copy the index and every platform')
-    .option('--platform <os/arch[/variant]>', "from an index, copy this platform (default: this machine's)")
+    .option(
+      '--platform <os/arch[/variant]>',
+      "picked from an index; a single image must have it (default: this machine's)",
+    )
     .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
     .action(
       (src: string, dst: string, o: { platform?: string; allPlatforms?: boolean; concurrency: number }) => {
@@ -58,6 +61,7 @@ export async function run(ctx: Context, opts: CopyOptions): Promise<void> {
       src: opts.src,
       dst: opts.dst,
       platform: wantedPlatform(ctx, opts.platform),
+      platformExplicit: opts.platform !== undefined,
       allPlatforms: opts.allPlatforms,
       concurrency: opts.concurrency,
       progress,

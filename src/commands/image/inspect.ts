@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
-import { sha256Digest } from '../../api/registry/manifest.js';
+import type { FetchedManifest } from '../../api/registry/client.js';
 import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
-import { IntegrityError, ValidationError } from '../../errors.js';
+import { checkSingleImage, fetchConfig } from '../../image/image-config.js';
 import { findPlatform } from '../../image/manifest-tree.js';
 import { formatPlatform, type PlatformSpec, parsePlatform } from '../../image/platform.js';
 import { formatBytes } from '../../output/progress.js';
@@ -27,7 +26,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .command('inspect')
     .description('Show a manifest or index: platforms, sizes, config')
     .argument('<ref>', 'image reference (host/repository:tag or @sha256:…)')
-    .option('--platform <os/arch[/variant]>', "from an index, show this platform's image")
+    .option('--platform <os/arch[/variant]>', 'picked from an index; a single image must have it')
     .option('--raw', 'print the manifest bytes exactly as the registry sent them')
     .action((ref: string, o: { platform?: string; raw?: boolean }) => {
       const opts: InspectOptions = { ref: parseReference(ref), raw: Boolean(o.raw) };
@@ -41,24 +40,6 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   ]);
 }
 
-const MAX_CONFIG = 4 * 1024 * 1024;
-
-async function readConfig(
-  client: RegistryClient,
-  ref: ImageReference,
-  d: Descriptor,
-): Promise<Record<string, unknown>> {
-  if (d.size > MAX_CONFIG)
-    throw new ValidationError(`the config blob ${d.digest} is too large to show (${d.size} bytes)`);
-  const { body } = await client.getBlob(ref, d.digest);
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(c as Buffer);
-  const bytes = Buffer.concat(chunks);
-  if (sha256Digest(bytes) !== d.digest)
-    throw new IntegrityError(`the config blob ${d.digest} does not match its digest`);
-  return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-}
-
 /** An index entry's platform; a nested index says so, since it may hold several. */
 function entryLabel(d: Descriptor): string {
   if (!isIndexType(d.mediaType)) return formatPlatform(d.platform);
@@ -69,7 +50,18 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   const client = await registryClient(ctx);
   const { ref } = opts;
   let m: FetchedManifest = await client.getManifest(ref, manifestReference(ref));
-  if (opts.platform) {
+  let configBytes: Buffer | undefined;
+  if (opts.platform && m.parsed.kind === 'image') {
+    // A single image names its platform only in its config: read it once, for the check and below.
+    configBytes = await checkSingleImage({
+      client,
+      repo: ref,
+      what: formatReference(ref),
+      config: m.parsed.manifest.config,
+      want: opts.platform,
+      explicit: true,
+    });
+  } else if (opts.platform) {
     m = await findPlatform(m, opts.platform, (d) => client.getManifest(ref, d.digest), formatReference(ref));
   }
   if (opts.raw) {
@@ -104,7 +96,8 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
     return;
   }
   const img = m.parsed.manifest;
-  const config = await readConfig(client, ref, img.config);
+  configBytes ??= await fetchConfig(client, ref, img.config);
+  const config = JSON.parse(configBytes.toString('utf8')) as Record<string, unknown>;
   const layersSize = img.layers.reduce((s, l) => s + l.size, 0);
   if (ctx.output.json) {
     ctx.output.printJson({ ...base, layersSize, manifest, config });

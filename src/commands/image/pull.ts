@@ -21,7 +21,10 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .description('Download an image to an OCI layout or a docker archive (resumes a broken pull)')
     .argument('<ref>', 'image reference')
     .argument('<dest>', 'oci:DIR[:tag] or docker-archive:FILE')
-    .option('--platform <os/arch[/variant]>', "from an index, this platform (default: this machine's)")
+    .option(
+      '--platform <os/arch[/variant]>',
+      "picked from an index; a single image must have it (default: this machine's)",
+    )
     .option('--all-platforms', 'every platform of an index (oci: only)')
     .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
     .action(
@@ -58,6 +61,8 @@ export async function run(ctx: Context, opts: PullOptions): Promise<void> {
       ref: opts.ref,
       dest: opts.dest,
       platform,
+      platformExplicit: opts.platform !== undefined,
+      notice: (line) => ctx.output.info(line),
       allPlatforms: opts.allPlatforms,
       concurrency: opts.concurrency,
       progress,
