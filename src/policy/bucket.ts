@@ -2,7 +2,7 @@
 // (their `seq`) into a reusable buffer: ints, so that a lookup loads no entry object at all and the
 // common single match goes straight to its precomputed result. Pure: no IO.
 
-import type { EvalResult, MatchedRule } from './engine.js';
+import type { MatchedRule } from './engine.js';
 import type { NetworkPattern } from './network.js';
 import type { FilesystemPattern } from './path.js';
 
@@ -14,8 +14,6 @@ export interface Entry {
   readonly out: MatchedRule;
   readonly net: NetworkPattern | null;
   readonly fs: FilesystemPattern | null;
-  /** The frozen result when this entry alone decides (no allocation on the common path). */
-  solo: EvalResult | null;
 }
 
 /** The ids of the entries a lookup matched, in a buffer reused from request to request. */

@@ -5,8 +5,10 @@ import { parsePolicyDocument } from '../../src/policy/document.js';
 import {
   type CompiledPolicySet,
   compilePolicies,
+  decideHostChars,
   type EvaluateOptions,
-  evaluateHostChars,
+  mixedResult,
+  NOT_PLAIN,
 } from '../../src/policy/engine.js';
 import { loadHostBytes } from '../../src/policy/network-destination.js';
 
@@ -119,7 +121,8 @@ describe('BatchProcessor.pushBytes', () => {
     const at = (s: string) => {
       const start = Buffer.from(bytes).indexOf(s);
       expect(loadHostBytes(bytes, start, start + s.length)).toBe(true);
-      return evaluateHostChars(set, false, s.length);
+      const code = decideHostChars(set, false, s.length);
+      return code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set);
     };
     expect(at('x.github.com:22')).toMatchObject({
       decision: 'deny',
