@@ -190,7 +190,7 @@ const scratch: Entry[] = [];
 
 /** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
 export const MIXED = -1;
-/** What `decideHostChars` returns for a destination that is not a plain hostname. */
+/** What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4. */
 export const NOT_PLAIN = -2;
 
 /**
@@ -216,10 +216,12 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
   hits.n = 0;
   const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
   if (net !== null) {
-    // A plain hostname is looked up in place; any other form is parsed from the same scan.
+    // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
+    // same scan.
     const scanned = scanDestination(destination);
-    if (scanned >= 0) net.lookupHost(scanned & 0xff, scanned >>> 8, hits);
-    else net.lookup(destinationOf(destination, scanned), hits);
+    if (!net.lookupChars(scanned, destination.length, hits)) {
+      net.lookup(destinationOf(destination, scanned), hits);
+    }
   } else {
     const fs = pathIndex(set, action);
     lookupPath(set, fs, parseFilesystemDestination(destination));
@@ -230,13 +232,11 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
 /**
  * `decide` for a `connect:tcp` (or, with `udp`, `connect:udp`) request whose destination is already
  * in hostChars[0, n), for `policy eval --batch` reading its input bytes; NOT_PLAIN when the
- * destination is not a plain hostname, which then goes to `decide` as a string.
+ * destination is neither a plain hostname nor an IPv4 address: it then goes to `decide` as a string.
  */
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
-  const scanned = scanHostChars(n);
-  if (scanned < 0) return NOT_PLAIN;
   hits.n = 0;
-  (udp ? set.udp : set.tcp).lookupHost(scanned & 0xff, scanned >>> 8, hits);
+  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
   return hitsCode(set);
 }
 

@@ -101,7 +101,40 @@ export function loadHostBytes(b: Uint8Array, start: number, end: number): boolea
 }
 
 /** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
-const DOTTED_QUAD = -2;
+export const DOTTED_QUAD = -2;
+
+/**
+ * The strict dotted-quad IPv4 address in hostChars[0, n) and its port (443 when none), as
+ * `address * 65536 + port` (exact in a double), after scanHostChars returned DOTTED_QUAD; -1 when
+ * the digits and dots are not such an address, which the general parser then reads.
+ */
+export function v4OfHostChars(n: number): number {
+  const v = hostChars;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  let i = 0;
+  // the grammar of parseIPv4, on the chars
+  for (; i < n; i++) {
+    const c = v[i]!;
+    if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return -1; // a leading zero
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return -1;
+    } else if (c === 46) {
+      if (digits === 0 || ++dots > 3) return -1;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else break;
+  }
+  if (digits === 0 || dots !== 3) return -1;
+  // scanHostChars checked that a colon is followed by a valid port, and nothing else can follow
+  let port = i < n ? 0 : DEFAULT_PORT;
+  for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - 48);
+  return (value * 256 + part) * 65536 + port;
+}
 
 /**
  * The common case of a batch read in one scan of hostChars[0, n): a lower-case hostname with an

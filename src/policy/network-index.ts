@@ -4,7 +4,13 @@
 // costs O(length of the destination), whatever the number of rules. Pure: no IO.
 import { Bucket, collect, type Hits } from './bucket.js';
 import type { NetworkPattern } from './network.js';
-import { hostChars, loadHostChars, type NetworkDestination } from './network-destination.js';
+import {
+  DOTTED_QUAD,
+  hostChars,
+  loadHostChars,
+  type NetworkDestination,
+  v4OfHostChars,
+} from './network-destination.js';
 
 /**
  * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
@@ -224,12 +230,7 @@ export class NetworkIndex {
       return;
     }
     if (family === 4) {
-      const lengths = this.v4Lengths;
-      const v = d.v4;
-      for (let i = 0; i < lengths.length; i++) {
-        const b = this.v4Maps[i]!.get(v4Key(v, lengths[i]!));
-        if (b !== undefined) collect(b, port, out);
-      }
+      this.lookupV4(d.v4, port, out);
       return;
     }
     if (!this.hasV6) return;
@@ -240,6 +241,33 @@ export class NetworkIndex {
       if (i === 128) break;
       node = ((g[i >>> 4]! >>> (15 - (i & 15))) & 1) === 0 ? node.zero : node.one;
     }
+  }
+
+  /** The CIDRs that contain the IPv4 address `v4` (unsigned) and apply on `port`. */
+  private lookupV4(v4: number, port: number, out: Hits): void {
+    const lengths = this.v4Lengths;
+    for (let i = 0; i < lengths.length; i++) {
+      const b = this.v4Maps[i]!.get(v4Key(v4, lengths[i]!));
+      if (b !== undefined) collect(b, port, out);
+    }
+  }
+
+  /**
+   * The lookup of hostChars[0, n), scanned by scanHostChars: a hostname, or an IPv4 address read in
+   * place. False, having looked nothing up, for any other form (the general parser's).
+   */
+  lookupChars(scanned: number, n: number, out: Hits): boolean {
+    if (scanned >= 0) {
+      this.lookupHost(scanned & 0xff, scanned >>> 8, out);
+      return true;
+    }
+    if (scanned !== DOTTED_QUAD) return false;
+    const v4Port = v4OfHostChars(n);
+    if (v4Port < 0) return false;
+    const port = v4Port % 65536;
+    if (this.anyHost !== null) collect(this.anyHost, port, out);
+    this.lookupV4((v4Port - port) / 65536, port, out);
+    return true;
   }
 
   /** The lookup of the hostname hostChars[0, end) on `port` (see scanHostChars). */

@@ -8,6 +8,7 @@ import {
   decideHostChars,
   type EvaluateOptions,
   mixedResult,
+  NO_MATCH_REASON,
   NOT_PLAIN,
 } from '../../src/policy/engine.js';
 import { loadHostBytes } from '../../src/policy/network-destination.js';
@@ -116,8 +117,8 @@ describe('BatchProcessor.pushBytes', () => {
     expect(JSON.parse(out[11]!)).toMatchObject({ line: 12, error: { code: 'INVALID_INPUT' } });
   });
 
-  it('decides a plain hostname straight from the bytes, and declines any other form', () => {
-    const bytes = encode('"x.github.com:22" "GitHub.com" "10.1.2.3"');
+  it('decides a plain hostname or IPv4 address straight from the bytes, and declines any other form', () => {
+    const bytes = encode('"x.github.com:22" "GitHub.com" "10.1.2.3" "[::1]:22"');
     const at = (s: string) => {
       const start = Buffer.from(bytes).indexOf(s);
       expect(loadHostBytes(bytes, start, start + s.length)).toBe(true);
@@ -129,7 +130,8 @@ describe('BatchProcessor.pushBytes', () => {
       reason: expect.stringContaining('deny-ssh'),
     });
     expect(at('GitHub.com')).toBeNull(); // not lower case: the general parser's
-    expect(at('10.1.2.3')).toBeNull(); // an address
+    expect(at('10.1.2.3')).toMatchObject({ decision: 'deny', reason: NO_MATCH_REASON }); // an address
+    expect(at('[::1]:22')).toBeNull(); // an IPv6 address: the general parser's
   });
 
   it('decides hostnames read from the bytes as the text path does (generated destinations)', () => {
