@@ -218,6 +218,8 @@ export class BatchProcessor {
   private flushed = 0;
   private pos = 0;
   private started = false;
+  /** The chunk being scanned, as a plain Uint8Array. */
+  private view: Uint8Array = new Uint8Array(0);
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -306,6 +308,8 @@ export class BatchProcessor {
    * when every line was complete).
    */
   private scan(b: Uint8Array, from: number, end: number): number {
+    // A Buffer's subarray (one per line, to copy its head) goes through Node's Buffer constructor.
+    this.view = b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.length);
     let s = from;
     while (s < end) {
       const next = this.fast(b, s, end);
@@ -386,7 +390,7 @@ export class BatchProcessor {
       const t1 = set.tailAt[code + 1]!;
       const out = this.room(headLen + t1 - t0);
       const p = this.pos;
-      out.set(b.subarray(s, d1 + 1), p);
+      out.set(this.view.subarray(s, d1 + 1), p);
       out.set(set.tails.subarray(t0, t1), p + headLen);
       this.pos = p + headLen + t1 - t0;
       return nl + 1;
@@ -396,7 +400,7 @@ export class BatchProcessor {
     const json = `,${decisionJson(r)}}\n`;
     const out = this.room(headLen + json.length * 3);
     const p = this.pos;
-    out.set(b.subarray(s, d1 + 1), p);
+    out.set(this.view.subarray(s, d1 + 1), p);
     this.pos = p + headLen + utf8Out.encodeInto(json, out.subarray(p + headLen)).written;
     return nl + 1;
   }
