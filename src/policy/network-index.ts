@@ -2,7 +2,7 @@
 // by the whole name (a lookup hashes every suffix of the destination in one scan from the right),
 // `**` in one bucket, IPv4 CIDRs in one Map per prefix length, IPv6 CIDRs in a binary trie. A lookup
 // costs O(length of the destination), whatever the number of rules. Pure: no IO.
-import { Bucket, collect, type Hits } from './bucket.js';
+import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
 import type { NetworkPattern } from './network.js';
 import {
   DOTTED_QUAD,
@@ -134,21 +134,11 @@ const MANY = 2;
 /** Where a record's characters start: after its length and three (ref, port) pairs. */
 const REC_CHARS = 7;
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
 /** The key of s[start, end): FNV-1a read from the right (the order a lookup scans a host in). */
 function nameKey(s: Uint16Array, start: number, end: number): number {
   let h = FNV_OFFSET;
   for (let i = end - 1; i >= start; i--) h = Math.imul(h ^ s[i]!, FNV_PRIME);
   return finish(h);
-}
-
-/** Mixes the high bits of a hash into the low ones, which pick the slot. */
-function finish(h: number): number {
-  let k = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  k ^= k >>> 13;
-  return k | 0;
 }
 
 class BitNode {
