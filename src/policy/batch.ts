@@ -190,16 +190,6 @@ function asciiString(b: Uint8Array, start: number, end: number): string {
   return utf8In.decode(b.subarray(start, end));
 }
 
-/**
- * Copies n bytes, four at a step, through DataViews, which compiled code reads and writes in place:
- * `set(subarray)` would allocate a view per copy, two a line.
- */
-function copyBytes(to: DataView, at: number, from: DataView, start: number, n: number): void {
-  let k = 0;
-  for (; k + 4 <= n; k += 4) to.setInt32(at + k, from.getInt32(start + k));
-  for (; k < n; k++) to.setUint8(at + k, from.getUint8(start + k));
-}
-
 /** Where an output slab starts; a slab is handed out in pieces that are never written again. */
 const SLAB = 1 << 20;
 
@@ -219,10 +209,7 @@ export class BatchProcessor {
     private readonly set: CompiledPolicySet,
     private readonly opts?: EvaluateOptions,
     private readonly readOnly = false,
-  ) {
-    const tails = set.tails;
-    this.tailsView = new DataView(tails.buffer, tails.byteOffset, tails.length);
-  }
+  ) {}
 
   /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */
   private parts: Uint8Array[] = [];
@@ -231,10 +218,8 @@ export class BatchProcessor {
   private flushed = 0;
   private pos = 0;
   private started = false;
-  /** The chunk being scanned, the output slab and the set's batch tails, for copyBytes. */
-  private chunkView: DataView = new DataView(new ArrayBuffer(0));
-  private slabView = new DataView(this.slab.buffer);
-  private readonly tailsView: DataView;
+  /** The chunk being scanned, as a plain Uint8Array. */
+  private view: Uint8Array = new Uint8Array(0);
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -313,7 +298,6 @@ export class BatchProcessor {
     const next = new Uint8Array(Math.max(SLAB, 2 * (kept + n)));
     next.set(this.slab.subarray(this.flushed, this.pos));
     this.slab = next;
-    this.slabView = new DataView(next.buffer);
     this.flushed = 0;
     this.pos = kept;
     return next;
@@ -324,7 +308,8 @@ export class BatchProcessor {
    * when every line was complete).
    */
   private scan(b: Uint8Array, from: number, end: number): number {
-    this.chunkView = new DataView(b.buffer, b.byteOffset, b.length);
+    // A Buffer's subarray (one per line, to copy its head) goes through Node's Buffer constructor.
+    this.view = b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.length);
     let s = from;
     while (s < end) {
       const next = this.fast(b, s, end);
@@ -403,10 +388,10 @@ export class BatchProcessor {
       if (set.denies[code] === 1) counts.denied++;
       const t0 = set.tailAt[code]!;
       const t1 = set.tailAt[code + 1]!;
-      this.room(headLen + t1 - t0);
+      const out = this.room(headLen + t1 - t0);
       const p = this.pos;
-      copyBytes(this.slabView, p, this.chunkView, s, headLen);
-      copyBytes(this.slabView, p + headLen, this.tailsView, t0, t1 - t0);
+      out.set(this.view.subarray(s, d1 + 1), p);
+      out.set(set.tails.subarray(t0, t1), p + headLen);
       this.pos = p + headLen + t1 - t0;
       return nl + 1;
     }
@@ -415,7 +400,7 @@ export class BatchProcessor {
     const json = `,${decisionJson(r)}}\n`;
     const out = this.room(headLen + json.length * 3);
     const p = this.pos;
-    copyBytes(this.slabView, p, this.chunkView, s, headLen);
+    out.set(this.view.subarray(s, d1 + 1), p);
     this.pos = p + headLen + utf8Out.encodeInto(json, out.subarray(p + headLen)).written;
     return nl + 1;
   }
