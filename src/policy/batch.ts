@@ -13,7 +13,7 @@ import {
   mixedResult,
   NOT_PLAIN,
 } from './engine.js';
-import { loadHostBytes } from './network-destination.js';
+import { hostChars } from './network-destination.js';
 
 export interface BatchRequest {
   action: string;
@@ -350,9 +350,12 @@ export class BatchProcessor {
     if (i + middle.length > end) return -1;
     for (let k = 0; k < middle.length; k++) if (b[i + k] !== middle[k]) return -1;
     const d0 = i + middle.length;
+    // the destination goes to hostChars as it is scanned (the engine reads a hostname there)
+    const chars = hostChars;
     for (i = d0; i < end; i++) {
       c = b[i]!;
       if (c === 34 || c === 92 || c < 32 || c > 126) break;
+      chars[(i - d0) & 255] = c;
     }
     const d1 = i;
     // `"}` then `\n` or `\r\n`
@@ -370,7 +373,9 @@ export class BatchProcessor {
     // A plain hostname is decided from the input bytes themselves; anything else as a string.
     const set = this.set;
     let code = NOT_PLAIN;
-    if (action < 2 && loadHostBytes(b, d0, d1)) code = decideHostChars(set, action === 1, d1 - d0);
+    // (a destination longer than hostChars wrapped around in it, and is no hostname: the engine
+    // declines any longer than 254)
+    if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
     if (code === NOT_PLAIN) {
       try {
         code = decide(set, ACTIONS[action]!, asciiString(b, d0, d1));

@@ -80,8 +80,9 @@ export function destinationOf(value: string, scanned: number): NetworkDestinatio
 
 /**
  * The characters of the destination being read, as UTF-16 code units: filled from a string or,
- * by `policy eval --batch`, straight from the input bytes, so that scanning and the name lookup
- * have one implementation and a batch line needs no string. Longer than any valid destination.
+ * by `policy eval --batch`, straight from the input bytes as it scans them, so that scanning and the
+ * name lookup have one implementation and a batch line needs no string. Longer than any valid
+ * destination.
  */
 export const hostChars = new Uint16Array(256);
 
@@ -90,13 +91,6 @@ export function loadHostChars(value: string): boolean {
   const n = value.length;
   if (n > 254) return false;
   for (let i = 0; i < n; i++) hostChars[i] = value.charCodeAt(i);
-  return true;
-}
-
-/** Fills hostChars with the ASCII bytes b[start, end); false when they are too many. */
-export function loadHostBytes(b: Uint8Array, start: number, end: number): boolean {
-  if (end - start > 254) return false;
-  for (let i = start; i < end; i++) hostChars[i - start] = b[i]!;
   return true;
 }
 
