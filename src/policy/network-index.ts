@@ -34,6 +34,13 @@ class NameTable {
   table = new Int32Array(256);
   mask = 127;
   buckets: Bucket[] = [];
+  /**
+   * One bit per name, at bits of its key that pick no slot: small enough to stay in the CPU's
+   * caches, so that most suffixes no rule names (a random host's whole name, the labels a `**.`
+   * suffix took) are ruled out without a load from the table. 16 bits per slot, at most 32 KiB.
+   */
+  filter = new Int32Array(32);
+  filterShift = 22;
 
   /** The record of the name s[start, end) whose key is `key`, or -1. */
   find(key: number, s: Uint16Array, start: number, end: number): number {
@@ -104,6 +111,7 @@ class NameTable {
     this.count++;
     if (this.count * 2 > this.mask + 1) this.rehash();
     else this.place(key, r);
+    this.mark(key);
     return r;
   }
 
@@ -115,15 +123,32 @@ class NameTable {
     this.table[2 * i + 1] = r + 1;
   }
 
+  /** False when no name has the key `key` (true: maybe one has). */
+  maybe(key: number): boolean {
+    const bit = key >>> this.filterShift;
+    return (this.filter[bit >>> 5]! & (1 << (bit & 31))) !== 0;
+  }
+
+  private mark(key: number): void {
+    const bit = key >>> this.filterShift;
+    const f = this.filter;
+    f[bit >>> 5] = f[bit >>> 5]! | (1 << (bit & 31));
+  }
+
   private rehash(): void {
     const size = (this.mask + 1) * 2;
     this.table = new Int32Array(2 * size);
     this.mask = size - 1;
+    const bits = Math.min(size * 16, 1 << 18);
+    this.filter = new Int32Array(bits >>> 5);
+    this.filterShift = 32 - Math.log2(bits);
     for (let r = 0; r < this.used; r += REC_CHARS + ((this.recs[r]! + 1) >> 1)) {
       const off = 2 * (r + REC_CHARS);
       let h = FNV_OFFSET;
       for (let i = off + this.recs[r]! - 1; i >= off; i--) h = Math.imul(h ^ this.chars[i]!, FNV_PRIME);
-      this.place(finish(h), r);
+      const key = finish(h);
+      this.place(key, r);
+      this.mark(key);
     }
   }
 }
@@ -276,7 +301,8 @@ export class NetworkIndex {
     for (let i = end - 1; ; i--) {
       const c = i < 0 ? 46 : h[i]!;
       if (c === 46) {
-        const r = t.find(finish(hash), h, i + 1, end);
+        const key = finish(hash);
+        const r = t.maybe(key) ? t.find(key, h, i + 1, end) : -1;
         if (r >= 0) {
           if (i < 0) {
             // the host itself
