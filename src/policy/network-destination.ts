@@ -97,12 +97,15 @@ export function loadHostChars(value: string): boolean {
 /** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
 export const DOTTED_QUAD = -2;
 
+/** Where v4OfHostChars puts what it read: the address (as an int32) and the port; never boxed. */
+export const v4Read = new Int32Array(2);
+
 /**
- * The strict dotted-quad IPv4 address in hostChars[0, n) and its port (443 when none), as
- * `address * 65536 + port` (exact in a double), after scanHostChars returned DOTTED_QUAD; -1 when
- * the digits and dots are not such an address, which the general parser then reads.
+ * Reads the strict dotted-quad IPv4 address in hostChars[0, n) and its port (443 when none) into
+ * v4Read, after scanHostChars returned DOTTED_QUAD; false when the digits and dots are not such an
+ * address, which the general parser then reads.
  */
-export function v4OfHostChars(n: number): number {
+export function v4OfHostChars(n: number): boolean {
   const v = hostChars;
   let value = 0;
   let part = 0;
@@ -113,21 +116,23 @@ export function v4OfHostChars(n: number): number {
   for (; i < n; i++) {
     const c = v[i]!;
     if (c >= 48 && c <= 57) {
-      if (digits > 0 && part === 0) return -1; // a leading zero
+      if (digits > 0 && part === 0) return false; // a leading zero
       part = part * 10 + (c - 48);
-      if (++digits > 3 || part > 255) return -1;
+      if (++digits > 3 || part > 255) return false;
     } else if (c === 46) {
-      if (digits === 0 || ++dots > 3) return -1;
+      if (digits === 0 || ++dots > 3) return false;
       value = value * 256 + part;
       part = 0;
       digits = 0;
     } else break;
   }
-  if (digits === 0 || dots !== 3) return -1;
+  if (digits === 0 || dots !== 3) return false;
   // scanHostChars checked that a colon is followed by a valid port, and nothing else can follow
   let port = i < n ? 0 : DEFAULT_PORT;
   for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - 48);
-  return (value * 256 + part) * 65536 + port;
+  v4Read[0] = value * 256 + part;
+  v4Read[1] = port;
+  return true;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   loadHostChars,
   type NetworkDestination,
   v4OfHostChars,
+  v4Read,
 } from './network-destination.js';
 
 /**
@@ -258,7 +259,7 @@ export class NetworkIndex {
     }
   }
 
-  /** The CIDRs that contain the IPv4 address `v4` (unsigned) and apply on `port`. */
+  /** The CIDRs that contain the IPv4 address `v4` (its 32 bits, signed or not) and apply on `port`. */
   private lookupV4(v4: number, port: number, out: Hits): void {
     const lengths = this.v4Lengths;
     for (let i = 0; i < lengths.length; i++) {
@@ -276,12 +277,10 @@ export class NetworkIndex {
       this.lookupHost(scanned & 0xff, scanned >>> 8, out);
       return true;
     }
-    if (scanned !== DOTTED_QUAD) return false;
-    const v4Port = v4OfHostChars(n);
-    if (v4Port < 0) return false;
-    const port = v4Port % 65536;
+    if (scanned !== DOTTED_QUAD || !v4OfHostChars(n)) return false;
+    const port = v4Read[1]!;
     if (this.anyHost !== null) collect(this.anyHost, port, out);
-    this.lookupV4((v4Port - port) / 65536, port, out);
+    this.lookupV4(v4Read[0]!, port, out);
     return true;
   }
 
