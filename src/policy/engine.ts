@@ -1,9 +1,9 @@
 // The compiled evaluator (decisions §4). Rules are compiled per action into indexes: hostnames
-// and `*.`/`**.` suffixes in one label trie read from the last label (children found by a hash of
-// the label, no substrings made), CIDRs in binary tries for IPv4 and IPv6, path globs in a segment
-// trie walked as a small NFA. A decision costs O(length of the destination), not O(number of
-// rules), and allocates nothing beyond the parsed destination when one rule decides: the result is
-// one shared by every request it decides (results.ts). Pure: no IO.
+// and `*.`/`**.` suffixes in one flat hash table of whole names (every suffix of a destination
+// hashed in one scan, no substrings made), IPv4 CIDRs in one map per prefix length, IPv6 CIDRs in a
+// binary trie, path globs in a segment trie walked as a small NFA. A decision costs O(length of the
+// destination), not O(number of rules), and allocates nothing beyond the parsed destination when
+// one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
