@@ -4,14 +4,16 @@
 import { HubctlError, ValidationError } from '../errors.js';
 import {
   type CompiledPolicySet,
+  decide,
+  decideHostChars,
   decisionJson,
-  decisionTail,
   type EvalResult,
   type EvaluateOptions,
   evaluate,
-  evaluateHostChars,
+  mixedResult,
+  NOT_PLAIN,
 } from './engine.js';
-import { loadHostBytes } from './network-destination.js';
+import { hostChars } from './network-destination.js';
 
 export interface BatchRequest {
   action: string;
@@ -143,8 +145,6 @@ const utf8In = new TextDecoder('utf-8', { ignoreBOM: true });
 const ACTIONS = ['connect:tcp', 'connect:udp', 'read', 'write'] as const;
 const HEAD_BYTES = utf8Out.encode(HEAD);
 const MIDDLE_BYTES = utf8Out.encode(MIDDLE);
-/** `{"action":"<action>","destination":` per known action, as bytes. */
-const ACTION_HEADS = ACTIONS.map((a) => utf8Out.encode(actionHead(a)));
 
 /** The known action spelled by b[start, end), as an index into ACTIONS, or -1. */
 function actionAt(b: Uint8Array, start: number, end: number): number {
@@ -218,6 +218,8 @@ export class BatchProcessor {
   private flushed = 0;
   private pos = 0;
   private started = false;
+  /** The chunk being scanned, as a plain Uint8Array. */
+  private view: Uint8Array = new Uint8Array(0);
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -306,6 +308,8 @@ export class BatchProcessor {
    * when every line was complete).
    */
   private scan(b: Uint8Array, from: number, end: number): number {
+    // A Buffer's subarray (one per line, to copy its head) goes through Node's Buffer constructor.
+    this.view = b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.length);
     let s = from;
     while (s < end) {
       const next = this.fast(b, s, end);
@@ -346,9 +350,12 @@ export class BatchProcessor {
     if (i + middle.length > end) return -1;
     for (let k = 0; k < middle.length; k++) if (b[i + k] !== middle[k]) return -1;
     const d0 = i + middle.length;
+    // the destination goes to hostChars as it is scanned (the engine reads a hostname there)
+    const chars = hostChars;
     for (i = d0; i < end; i++) {
       c = b[i]!;
       if (c === 34 || c === 92 || c < 32 || c > 126) break;
+      chars[(i - d0) & 255] = c;
     }
     const d1 = i;
     // `"}` then `\n` or `\r\n`
@@ -364,11 +371,14 @@ export class BatchProcessor {
       return nl + 1;
     }
     // A plain hostname is decided from the input bytes themselves; anything else as a string.
-    let r: EvalResult | null = null;
-    if (action < 2 && loadHostBytes(b, d0, d1)) r = evaluateHostChars(this.set, action === 1, d1 - d0);
-    if (r === null) {
+    const set = this.set;
+    let code = NOT_PLAIN;
+    // (a destination longer than hostChars wrapped around in it, and is no hostname: the engine
+    // declines any longer than 254)
+    if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
+    if (code === NOT_PLAIN) {
       try {
-        r = evaluate(this.set, ACTIONS[action]!, asciiString(b, d0, d1), this.opts);
+        code = decide(set, ACTIONS[action]!, asciiString(b, d0, d1));
       } catch {
         // the text path writes the error record
         return -1;
@@ -377,31 +387,27 @@ export class BatchProcessor {
     this.lineNo++;
     const counts = this.counts;
     counts.total++;
-    if (r.decision === 'deny') counts.denied++;
-    const tail = decisionTail(r);
-    const head2 = ACTION_HEADS[action]!;
-    const destLen = d1 - d0 + 2;
-    if (tail === undefined) {
-      const json = `,${decisionJson(r)}}\n`;
-      const out = this.room(head2.length + destLen + json.length * 3);
-      let p = this.writeHead(out, head2, b, d0 - 1, d1 + 1);
-      p += utf8Out.encodeInto(json, out.subarray(p)).written;
-      this.pos = p;
+    // The line's head is the input's own `{"action":"…","destination":"…"`, byte for byte.
+    const headLen = d1 + 1 - s;
+    if (code >= 0) {
+      if (set.denies[code] === 1) counts.denied++;
+      const t0 = set.tailAt[code]!;
+      const t1 = set.tailAt[code + 1]!;
+      const out = this.room(headLen + t1 - t0);
+      const p = this.pos;
+      out.set(this.view.subarray(s, d1 + 1), p);
+      out.set(set.tails.subarray(t0, t1), p + headLen);
+      this.pos = p + headLen + t1 - t0;
       return nl + 1;
     }
-    const out = this.room(head2.length + destLen + tail.length);
-    const p = this.writeHead(out, head2, b, d0 - 1, d1 + 1);
-    out.set(tail, p);
-    this.pos = p + tail.length;
+    const r = mixedResult(set);
+    if (r.decision === 'deny') counts.denied++;
+    const json = `,${decisionJson(r)}}\n`;
+    const out = this.room(headLen + json.length * 3);
+    const p = this.pos;
+    out.set(this.view.subarray(s, d1 + 1), p);
+    this.pos = p + headLen + utf8Out.encodeInto(json, out.subarray(p + headLen)).written;
     return nl + 1;
-  }
-
-  /** Writes the action's head and the destination's quoted bytes b[q0, q1); returns the end. */
-  private writeHead(out: Uint8Array, head: Uint8Array, b: Uint8Array, q0: number, q1: number): number {
-    let p = this.pos;
-    for (let k = 0; k < head.length; k++) out[p++] = head[k]!;
-    for (let k = q0; k < q1; k++) out[p++] = b[k]!;
-    return p;
   }
 
   /** The text path for the line b[s, e) (its newline excluded). */

@@ -1,8 +1,9 @@
-// The entries of one index key, shared by the network and path indexes. Lookups collect entry ids
-// (their `seq`) into a reusable buffer: ints, so that a lookup loads no entry object at all and the
-// common single match goes straight to its precomputed result. Pure: no IO.
+// The entries of one index key, and the hash of index keys, shared by the network and path
+// indexes. Lookups collect entry ids (their `seq`) into a reusable buffer: ints, so that a lookup
+// loads no entry object at all and the common single match goes straight to its shared result.
+// Pure: no IO.
 
-import type { EvalResult, MatchedRule } from './engine.js';
+import type { MatchedRule } from './engine.js';
 import type { NetworkPattern } from './network.js';
 import type { FilesystemPattern } from './path.js';
 
@@ -14,8 +15,6 @@ export interface Entry {
   readonly out: MatchedRule;
   readonly net: NetworkPattern | null;
   readonly fs: FilesystemPattern | null;
-  /** The frozen result when this entry alone decides (no allocation on the common path). */
-  solo: EvalResult | null;
 }
 
 /** The ids of the entries a lookup matched, in a buffer reused from request to request. */
@@ -58,4 +57,15 @@ export function collect(b: Bucket, port: number, out: Hits): void {
     const list = b.ports.get(port);
     if (list !== undefined) for (let i = 0; i < list.length; i++) out.push(list[i]!);
   }
+}
+
+/** FNV-1a, the hash of the names and path segments the indexes look up. */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
+/** Mixes the high bits of a hash into the low ones, which pick an index's slot. */
+export function finish(h: number): number {
+  let k = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  k ^= k >>> 13;
+  return k | 0;
 }

@@ -1,8 +1,9 @@
 // The compiled evaluator (decisions §4). Rules are compiled per action into indexes: hostnames
-// and `*.`/`**.` suffixes in one label trie read from the last label (children found by a hash of
-// the label, no substrings made), CIDRs in binary tries for IPv4 and IPv6, path globs in a segment
-// trie walked as a small NFA. A decision costs O(length of the destination), not O(number of
-// rules), and allocates nothing beyond the parsed destination when one rule decides. Pure: no IO.
+// and `*.`/`**.` suffixes in one flat hash table of whole names (every suffix of a destination
+// hashed in one scan, no substrings made), IPv4 CIDRs in one map per prefix length, IPv6 CIDRs in a
+// binary trie, path globs in a segment trie walked as a small NFA. A decision costs O(length of the
+// destination), not O(number of rules), and allocates nothing beyond the parsed destination when
+// one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
@@ -11,6 +12,7 @@ import { parseNetworkResource } from './network.js';
 import {
   destinationOf,
   type NetworkDestination,
+  parseNetworkDestination,
   scanDestination,
   scanHostChars,
 } from './network-destination.js';
@@ -24,6 +26,9 @@ import {
   parseFilesystemResource,
 } from './path.js';
 import { FilesystemIndex } from './path-index.js';
+import { pairResult, reasonOf, sharedResults } from './results.js';
+
+export { decisionJson } from './results.js';
 
 export interface MatchedRule {
   policy: string;
@@ -68,8 +73,14 @@ export interface CompiledPolicySet {
   readonly noMatch: EvalResult;
   /** @internal every compiled entry, by id (`seq`) */
   readonly entries: readonly Entry[];
-  /** @internal the result of each entry deciding alone, by id: one load less than via the entry */
-  readonly solo: readonly EvalResult[];
+  /** @internal shared results by code (see `decide`): entry i deciding alone, then no match */
+  readonly results: readonly EvalResult[];
+  /** @internal the batch line tails of the codes, back to back (see SharedResults) */
+  readonly tails: Uint8Array;
+  /** @internal */
+  readonly tailAt: Int32Array;
+  /** @internal */
+  readonly denies: Uint8Array;
   /** @internal results of two matching entries, by their sequence numbers */
   readonly pairs: Map<number, EvalResult>;
   /** @internal the indexes of the four actions, picked by string comparison (no hashing) */
@@ -129,13 +140,7 @@ export function compilePolicies(
         const net = domain === 'network' ? parseNetworkResource(resource) : null;
         const fs = domain === 'filesystem' ? parseFilesystemResource(resource) : null;
         const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
-        const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs, solo: null };
-        e.solo = shared({
-          decision,
-          reason: reasonOf(e.deny, [out]),
-          matched: Object.freeze([out]) as unknown as MatchedRule[],
-          notEvaluated: notEvaluated as NotEvaluated[],
-        });
+        const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs };
         entries.push(e);
         for (const a of new Set(r.actions)) {
           if (net) network.get(a)?.add(net, e.seq);
@@ -145,22 +150,19 @@ export function compilePolicies(
     }
   }
   const frozenNE = Object.freeze(notEvaluated) as NotEvaluated[];
-  const noMatch = shared({
-    decision: 'deny',
-    reason: NO_MATCH_REASON,
-    matched: Object.freeze([]) as unknown as MatchedRule[],
-    notEvaluated: frozenNE,
-  });
+  const shared = sharedResults(entries, frozenNE, NO_MATCH_REASON);
   return {
     policies,
     notEvaluated: frozenNE,
     ruleCount,
     network,
     filesystem,
-    noMatch,
+    noMatch: shared.list[entries.length]!,
     entries,
-    // allocated together after compiling, so that the results sit side by side in memory
-    solo: entries.map((e) => e.solo!),
+    results: shared.list,
+    tails: shared.tails,
+    tailAt: shared.tailAt,
+    denies: shared.denies,
     pairs: new Map(),
     tcp: network.get('connect:tcp')!,
     udp: network.get('connect:udp')!,
@@ -168,45 +170,6 @@ export function compilePolicies(
     write: filesystem.get('write')!,
     homeSegments: homeSegmentsOf(options.home),
   };
-}
-
-const DECISION_JSON: unique symbol = Symbol('decisionJson');
-const DECISION_TAIL: unique symbol = Symbol('decisionTail');
-
-type Rendered = EvalResult & { [DECISION_JSON]?: string; [DECISION_TAIL]?: Uint8Array };
-
-function renderDecisionJson(r: EvalResult): string {
-  return `"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}`;
-}
-
-const utf8 = new TextEncoder();
-
-/**
- * A result shared by every request it decides: frozen, with its JSON rendered once, and the UTF-8
- * bytes of a batch line's tail (`,<json>}\n`) beside it, on the result itself (one load less than a
- * side table when thousands of results are in use).
- */
-function shared(r: EvalResult): EvalResult {
-  const json = renderDecisionJson(r);
-  Object.defineProperty(r, DECISION_JSON, { value: json, enumerable: false });
-  Object.defineProperty(r, DECISION_TAIL, { value: utf8.encode(`,${json}}\n`), enumerable: false });
-  return Object.freeze(r);
-}
-
-/**
- * `"decision":…,"reason":…,"matched":[…]`: the JSON members of a result (no braces), for writers of
- * one JSON object a line. Rendered once for the shared results of the common cases.
- */
-export function decisionJson(r: EvalResult): string {
-  return (r as Rendered)[DECISION_JSON] ?? renderDecisionJson(r);
-}
-
-/**
- * The UTF-8 bytes of `,<decisionJson>}\n` for a shared result (encoded once); undefined for a
- * result made for one request (explain, three or more matching resources).
- */
-export function decisionTail(r: EvalResult): Uint8Array | undefined {
-  return (r as Rendered)[DECISION_TAIL];
 }
 
 const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
@@ -225,6 +188,11 @@ export function domainForEvaluation(action: string): Domain {
 const hits = new Hits();
 const scratch: Entry[] = [];
 
+/** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
+export const MIXED = -1;
+/** What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4. */
+export const NOT_PLAIN = -2;
+
 /**
  * Decides one request (decisions §4): deny wins; an allow decides when no deny matches; no match
  * is a deny by default. Throws ValidationError for an unknown action or a malformed destination.
@@ -235,57 +203,99 @@ export function evaluate(
   destination: string,
   opts?: EvaluateOptions,
 ): EvalResult {
-  hits.n = 0;
-  let nd: NetworkDestination | null = null;
-  let fd: FilesystemDestination | null = null;
-  // The other spelling of a path under the home directory (`~/x` ↔ `/home/me/x`), when known.
-  let alias: FilesystemDestination | null = null;
-  const explain = opts !== undefined && opts.explain === true;
-  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
-  if (net !== null) {
-    // A plain hostname is looked up in place; explaining needs the parsed destination. Any other
-    // form is parsed from the same scan, not a second one.
-    const scanned = scanDestination(destination);
-    if (scanned >= 0 && !explain) net.lookupHost(scanned & 0xff, scanned >>> 8, hits);
-    else {
-      nd = destinationOf(destination, scanned);
-      net.lookup(nd, hits);
-    }
-  } else {
-    const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
-    if (fs === null) throw unknownAction(action);
-    fd = parseFilesystemDestination(destination);
-    fs.lookup(fd, hits);
-    if (set.homeSegments !== null) {
-      alias = homeAlias(fd, set.homeSegments);
-      if (alias !== null) fs.lookup(alias, hits);
-    }
-  }
-  if (explain) return combine(set, true, nd, fd, alias);
-  return quickResult(set) ?? combine(set, false, null, fd, alias);
+  if (opts !== undefined && opts.explain === true) return explained(set, action, destination);
+  const code = decide(set, action, destination);
+  return code >= 0 ? set.results[code]! : mixedResult(set);
 }
 
 /**
- * Decides a `connect:tcp` (or, with `udp`, `connect:udp`) request whose destination is already in
- * hostChars[0, n), for `policy eval --batch` reading its input bytes; null when the destination is
- * not a plain hostname, which then goes to `evaluate` as a string.
+ * `evaluate` as a code: the index of the shared result in `set.results`, or MIXED when the result
+ * is made from the entries that matched (`mixedResult`, to be called before the next decision).
  */
-export function evaluateHostChars(set: CompiledPolicySet, udp: boolean, n: number): EvalResult | null {
-  const scanned = scanHostChars(n);
-  if (scanned < 0) return null;
+export function decide(set: CompiledPolicySet, action: string, destination: string): number {
   hits.n = 0;
-  (udp ? set.udp : set.tcp).lookupHost(scanned & 0xff, scanned >>> 8, hits);
-  return quickResult(set) ?? combine(set, false, null, null, null);
+  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+  if (net !== null) {
+    // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
+    // same scan.
+    const scanned = scanDestination(destination);
+    if (!net.lookupChars(scanned, destination.length, hits)) {
+      net.lookup(destinationOf(destination, scanned), hits);
+    }
+  } else {
+    const fs = pathIndex(set, action);
+    lookupPath(set, fs, parseFilesystemDestination(destination));
+  }
+  return hitsCode(set);
 }
 
-/** The shared result of the hits when none, one or two entries matched; null for more. */
-function quickResult(set: CompiledPolicySet): EvalResult | null {
+/**
+ * `decide` for a `connect:tcp` (or, with `udp`, `connect:udp`) request whose destination is already
+ * in hostChars[0, n), for `policy eval --batch` reading its input bytes; NOT_PLAIN when the
+ * destination is neither a plain hostname nor an IPv4 address: it then goes to `decide` as a string.
+ */
+export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
+  hits.n = 0;
+  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
+  return hitsCode(set);
+}
+
+/** The result of the last decision that returned MIXED. */
+export function mixedResult(set: CompiledPolicySet): EvalResult {
+  if (hits.n === 2) {
+    const ids = hits.ids;
+    return pairResult(
+      set.pairs,
+      set.notEvaluated as NotEvaluated[],
+      set.entries[ids[0]!]!,
+      set.entries[ids[1]!]!,
+    );
+  }
+  return combine(set, false, null, null, null);
+}
+
+/** The code of the hits' shared result when none or one entry matched; MIXED for more. */
+function hitsCode(set: CompiledPolicySet): number {
   const n = hits.n;
-  const ids = hits.ids;
-  if (n === 0) return set.noMatch;
-  if (n === 1) return set.solo[ids[0]!]!;
-  if (n === 2) return pairResult(set, set.entries[ids[0]!]!, set.entries[ids[1]!]!);
-  return null;
+  if (n === 1) return hits.ids[0]!;
+  return n === 0 ? set.entries.length : MIXED;
+}
+
+/** The path index of a filesystem action; throws for an unknown action. */
+function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex {
+  const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
+  if (fs === null) throw unknownAction(action);
+  return fs;
+}
+
+/**
+ * Adds the hits of a path, and of its other spelling under home (`~/x` ↔ `/home/me/x`) if known;
+ * returns that spelling.
+ */
+function lookupPath(
+  set: CompiledPolicySet,
+  fs: FilesystemIndex,
+  fd: FilesystemDestination,
+): FilesystemDestination | null {
+  fs.lookup(fd, hits);
+  const alias = set.homeSegments === null ? null : homeAlias(fd, set.homeSegments);
+  if (alias !== null) fs.lookup(alias, hits);
+  return alias;
+}
+
+/** `evaluate` with `explain`: every matching resource of every rule, and why it matched. */
+function explained(set: CompiledPolicySet, action: string, destination: string): EvalResult {
+  hits.n = 0;
+  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+  if (net !== null) {
+    const nd = parseNetworkDestination(destination);
+    net.lookup(nd, hits);
+    return combine(set, true, nd, null, null);
+  }
+  const fs = pathIndex(set, action);
+  const fd = parseFilesystemDestination(destination);
+  const alias = lookupPath(set, fs, fd);
+  return combine(set, true, null, fd, alias);
 }
 
 /** The result of the hits in general: every matching entry in rule order, explained if asked. */
@@ -326,30 +336,6 @@ function combine(
   };
 }
 
-/** Results of two matching entries, shared like single-entry ones (an allow and a deny overlap). */
-const PAIR_CACHE_LIMIT = 100_000;
-
-function pairResult(set: CompiledPolicySet, x: Entry, y: Entry): EvalResult {
-  const [a, b] = x.seq < y.seq ? [x, y] : [y, x];
-  const key = a.seq * 0x100000000 + b.seq;
-  const cache = set.pairs;
-  let r = cache.get(key);
-  if (r !== undefined) return r;
-  const deny = a.deny || b.deny;
-  const deciding: MatchedRule[] = [];
-  if (a.deny === deny) deciding.push(a.out);
-  if (b.deny === deny && !(a.deny === deny && a.ruleKey === b.ruleKey)) deciding.push(b.out);
-  r = shared({
-    decision: deny ? 'deny' : 'allow',
-    reason: reasonOf(deny, deciding),
-    matched: Object.freeze(deciding) as MatchedRule[],
-    notEvaluated: set.notEvaluated as NotEvaluated[],
-  });
-  if (cache.size >= PAIR_CACHE_LIMIT) cache.clear();
-  cache.set(key, r);
-  return r;
-}
-
 function sortBySeq(a: Entry[]): void {
   for (let i = 1; i < a.length; i++) {
     const x = a[i]!;
@@ -360,13 +346,6 @@ function sortBySeq(a: Entry[]): void {
     }
     a[j + 1] = x;
   }
-}
-
-function reasonOf(deny: boolean, deciding: readonly MatchedRule[]): string {
-  const first = deciding[0]!;
-  const more =
-    deciding.length > 1 ? ` and ${deciding.length - 1} more rule${deciding.length > 2 ? 's' : ''}` : '';
-  return `${deny ? 'denied' : 'allowed'} by rule "${first.rule}" of policy "${first.policy}"${more}`;
 }
 
 function portWhy(port: number, d: NetworkDestination): string {

@@ -80,8 +80,9 @@ export function destinationOf(value: string, scanned: number): NetworkDestinatio
 
 /**
  * The characters of the destination being read, as UTF-16 code units: filled from a string or,
- * by `policy eval --batch`, straight from the input bytes, so that scanning and the name lookup
- * have one implementation and a batch line needs no string. Longer than any valid destination.
+ * by `policy eval --batch`, straight from the input bytes as it scans them, so that scanning and the
+ * name lookup have one implementation and a batch line needs no string. Longer than any valid
+ * destination.
  */
 export const hostChars = new Uint16Array(256);
 
@@ -93,15 +94,46 @@ export function loadHostChars(value: string): boolean {
   return true;
 }
 
-/** Fills hostChars with the ASCII bytes b[start, end); false when they are too many. */
-export function loadHostBytes(b: Uint8Array, start: number, end: number): boolean {
-  if (end - start > 254) return false;
-  for (let i = start; i < end; i++) hostChars[i - start] = b[i]!;
+/** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
+export const DOTTED_QUAD = -2;
+
+/** Where v4OfHostChars puts what it read: the address (as an int32) and the port; never boxed. */
+export const v4Read = new Int32Array(2);
+
+/**
+ * Reads the strict dotted-quad IPv4 address in hostChars[0, n) and its port (443 when none) into
+ * v4Read, after scanHostChars returned DOTTED_QUAD; false when the digits and dots are not such an
+ * address, which the general parser then reads.
+ */
+export function v4OfHostChars(n: number): boolean {
+  const v = hostChars;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  let i = 0;
+  // the grammar of parseIPv4, on the chars
+  for (; i < n; i++) {
+    const c = v[i]!;
+    if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return false; // a leading zero
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return false;
+    } else if (c === 46) {
+      if (digits === 0 || ++dots > 3) return false;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else break;
+  }
+  if (digits === 0 || dots !== 3) return false;
+  // scanHostChars checked that a colon is followed by a valid port, and nothing else can follow
+  let port = i < n ? 0 : DEFAULT_PORT;
+  for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - 48);
+  v4Read[0] = value * 256 + part;
+  v4Read[1] = port;
   return true;
 }
-
-/** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
-const DOTTED_QUAD = -2;
 
 /**
  * The common case of a batch read in one scan of hostChars[0, n): a lower-case hostname with an

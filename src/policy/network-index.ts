@@ -1,149 +1,18 @@
 // The network index of one action: hostnames and `*.`/`**.` suffixes in one flat hash table keyed
-// by the whole name (a lookup hashes every suffix of the destination in one scan from the right),
-// `**` in one bucket, IPv4 CIDRs in one Map per prefix length, IPv6 CIDRs in a binary trie. A lookup
-// costs O(length of the destination), whatever the number of rules. Pure: no IO.
-import { Bucket, collect, type Hits } from './bucket.js';
+// by the whole name (name-table.ts; a lookup hashes every suffix of the destination in one scan from
+// the right), `**` in one bucket, IPv4 CIDRs in one Map per prefix length, IPv6 CIDRs in a binary
+// trie. A lookup costs O(length of the destination), whatever the number of rules. Pure: no IO.
+import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
+import { EXACT, MANY, NameTable, ONE } from './name-table.js';
 import type { NetworkPattern } from './network.js';
-import { hostChars, loadHostChars, type NetworkDestination } from './network-destination.js';
-
-/**
- * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
- * name, which a lookup computes for every suffix of whole labels of the destination in one scan from
- * the right (no substring made). Only names that rules use are stored. Everything a lookup needs of
- * a name sits in one record of `recs` (its length, its entries, then its characters), so a hit costs
- * a table slot, a record and the result, each a load from memory once the rule set outgrows the
- * caches, instead of a chain of objects.
- */
-class NameTable {
-  count = 0;
-  /**
-   * Records: [length, then per kind (exact, `*.`, `**.`) a ref and a port, then the characters two
-   * to an int]. A ref is -1 (none), an entry id (one entry, on `port`, 0 for any), or -2 - i for
-   * `buckets[i]` (several entries).
-   */
-  recs = new Int32Array(4096);
-  chars = new Uint16Array(this.recs.buffer);
-  used = 0;
-  /** Per slot, 2 ints: the name's key, and its record's offset + 1 (0: empty). */
-  table = new Int32Array(256);
-  mask = 127;
-  buckets: Bucket[] = [];
-
-  /** The record of the name s[start, end) whose key is `key`, or -1. */
-  find(key: number, s: Uint16Array, start: number, end: number): number {
-    const table = this.table;
-    const mask = this.mask;
-    const len = end - start;
-    for (let i = key & mask; ; i = (i + 1) & mask) {
-      const v = table[2 * i + 1]!;
-      if (v === 0) return -1;
-      if (table[2 * i] !== key) continue;
-      const r = v - 1;
-      if (this.recs[r] !== len) continue;
-      const chars = this.chars;
-      const off = 2 * (r + REC_CHARS);
-      let j = 0;
-      while (j < len && chars[off + j] === s[start + j]) j++;
-      if (j === len) return r;
-    }
-  }
-
-  /** Adds entry `id` on `port` to `name` for `kind` (EXACT, ONE or MANY). */
-  add(name: string, kind: number, id: number, port: number): void {
-    const text = Uint16Array.from(name, (ch) => ch.charCodeAt(0));
-    const key = nameKey(text, 0, text.length);
-    let r = this.find(key, text, 0, text.length);
-    if (r < 0) r = this.insert(key, name);
-    const at = r + 1 + 2 * kind;
-    const recs = this.recs;
-    const ref = recs[at]!;
-    if (ref === -1) {
-      recs[at] = id;
-      recs[at + 1] = port;
-      return;
-    }
-    if (ref >= 0) {
-      const b = new Bucket();
-      b.add(ref, recs[at + 1]!);
-      recs[at] = -2 - this.buckets.length;
-      this.buckets.push(b);
-    }
-    this.buckets[-2 - recs[at]!]!.add(id, port);
-  }
-
-  /** Adds the entries of record `r` for `kind` that apply on `port`. */
-  emit(r: number, kind: number, port: number, out: Hits): void {
-    const at = r + 1 + 2 * kind;
-    const ref = this.recs[at]!;
-    if (ref >= 0) {
-      const p = this.recs[at + 1]!;
-      if (p === 0 || p === port) out.push(ref);
-    } else if (ref !== -1) collect(this.buckets[-2 - ref]!, port, out);
-  }
-
-  private insert(key: number, name: string): number {
-    const size = REC_CHARS + ((name.length + 1) >> 1);
-    if (this.used + size > this.recs.length) {
-      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
-      grown.set(this.recs);
-      this.recs = grown;
-      this.chars = new Uint16Array(grown.buffer);
-    }
-    const r = this.used;
-    this.used += size;
-    this.recs[r] = name.length;
-    for (let k = 1; k < REC_CHARS; k += 2) this.recs[r + k] = -1;
-    const off = 2 * (r + REC_CHARS);
-    for (let i = 0; i < name.length; i++) this.chars[off + i] = name.charCodeAt(i);
-    this.count++;
-    if (this.count * 2 > this.mask + 1) this.rehash();
-    else this.place(key, r);
-    return r;
-  }
-
-  private place(key: number, r: number): void {
-    const mask = this.mask;
-    let i = key & mask;
-    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
-    this.table[2 * i] = key;
-    this.table[2 * i + 1] = r + 1;
-  }
-
-  private rehash(): void {
-    const size = (this.mask + 1) * 2;
-    this.table = new Int32Array(2 * size);
-    this.mask = size - 1;
-    for (let r = 0; r < this.used; r += REC_CHARS + ((this.recs[r]! + 1) >> 1)) {
-      const off = 2 * (r + REC_CHARS);
-      let h = FNV_OFFSET;
-      for (let i = off + this.recs[r]! - 1; i >= off; i--) h = Math.imul(h ^ this.chars[i]!, FNV_PRIME);
-      this.place(finish(h), r);
-    }
-  }
-}
-
-const EXACT = 0;
-const ONE = 1;
-const MANY = 2;
-/** Where a record's characters start: after its length and three (ref, port) pairs. */
-const REC_CHARS = 7;
-
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** The key of s[start, end): FNV-1a read from the right (the order a lookup scans a host in). */
-function nameKey(s: Uint16Array, start: number, end: number): number {
-  let h = FNV_OFFSET;
-  for (let i = end - 1; i >= start; i--) h = Math.imul(h ^ s[i]!, FNV_PRIME);
-  return finish(h);
-}
-
-/** Mixes the high bits of a hash into the low ones, which pick the slot. */
-function finish(h: number): number {
-  let k = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  k ^= k >>> 13;
-  return k | 0;
-}
+import {
+  DOTTED_QUAD,
+  hostChars,
+  loadHostChars,
+  type NetworkDestination,
+  v4OfHostChars,
+  v4Read,
+} from './network-destination.js';
 
 class BitNode {
   zero: BitNode | null = null;
@@ -224,12 +93,7 @@ export class NetworkIndex {
       return;
     }
     if (family === 4) {
-      const lengths = this.v4Lengths;
-      const v = d.v4;
-      for (let i = 0; i < lengths.length; i++) {
-        const b = this.v4Maps[i]!.get(v4Key(v, lengths[i]!));
-        if (b !== undefined) collect(b, port, out);
-      }
+      this.lookupV4(d.v4, port, out);
       return;
     }
     if (!this.hasV6) return;
@@ -240,6 +104,31 @@ export class NetworkIndex {
       if (i === 128) break;
       node = ((g[i >>> 4]! >>> (15 - (i & 15))) & 1) === 0 ? node.zero : node.one;
     }
+  }
+
+  /** The CIDRs that contain the IPv4 address `v4` (its 32 bits, signed or not) and apply on `port`. */
+  private lookupV4(v4: number, port: number, out: Hits): void {
+    const lengths = this.v4Lengths;
+    for (let i = 0; i < lengths.length; i++) {
+      const b = this.v4Maps[i]!.get(v4Key(v4, lengths[i]!));
+      if (b !== undefined) collect(b, port, out);
+    }
+  }
+
+  /**
+   * The lookup of hostChars[0, n), scanned by scanHostChars: a hostname, or an IPv4 address read in
+   * place. False, having looked nothing up, for any other form (the general parser's).
+   */
+  lookupChars(scanned: number, n: number, out: Hits): boolean {
+    if (scanned >= 0) {
+      this.lookupHost(scanned & 0xff, scanned >>> 8, out);
+      return true;
+    }
+    if (scanned !== DOTTED_QUAD || !v4OfHostChars(n)) return false;
+    const port = v4Read[1]!;
+    if (this.anyHost !== null) collect(this.anyHost, port, out);
+    this.lookupV4(v4Read[0]!, port, out);
+    return true;
   }
 
   /** The lookup of the hostname hostChars[0, end) on `port` (see scanHostChars). */
@@ -258,7 +147,8 @@ export class NetworkIndex {
     for (let i = end - 1; ; i--) {
       const c = i < 0 ? 46 : h[i]!;
       if (c === 46) {
-        const r = t.find(finish(hash), h, i + 1, end);
+        const key = finish(hash);
+        const r = t.maybe(key) ? t.find(key, h, i + 1, end) : -1;
         if (r >= 0) {
           if (i < 0) {
             // the host itself

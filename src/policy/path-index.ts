@@ -1,7 +1,8 @@
-// The path index of one action: rule paths in a segment trie (literal segments in a Map, `*`
-// segments as matchers, `**` as a node that loops), walked as a small NFA over the request's
-// segments. No regular expression is built from user input. Pure: no IO.
-import { Bucket, collect, type Hits } from './bucket.js';
+// The path index of one action: rule paths in a segment trie walked as a small NFA over the
+// request's segments. Nodes are ints; a node's literal children sit in one flat hash table keyed by
+// (node, segment), `*` segments are matchers, `**` is a node that loops. No regular expression is
+// built from user input. Pure: no IO.
+import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
 import {
   type FilesystemDestination,
   type FilesystemPattern,
@@ -9,83 +10,210 @@ import {
   type PathSegment,
 } from './path.js';
 
-class PathNode {
-  lit: Map<string, PathNode> | null = null;
-  globs: { seg: PathSegment; node: PathNode }[] | null = null;
-  /** The node reached through a `**` segment. */
-  globstar: PathNode | null = null;
-  /** True for a node entered through `**`: it may take any further segments itself. */
-  readonly loops: boolean;
-  end: Bucket | null = null;
-  mark = 0;
-  constructor(loops: boolean) {
-    this.loops = loops;
+/**
+ * Literal edges of the trie, flat: one open-addressed table keyed by a hash of (parent, segment),
+ * records of [parent, child, length, then the characters two to an int] in one Int32Array. Thousands
+ * of rules under one directory cost a slot and a record per step, not a Map's chain of objects.
+ */
+class EdgeTable {
+  count = 0;
+  recs = new Int32Array(1024);
+  chars = new Uint16Array(this.recs.buffer);
+  used = 0;
+  /** Per slot, 2 ints: the edge's key, and its record's offset + 1 (0: empty). */
+  table = new Int32Array(256);
+  mask = 127;
+
+  /** The child of `parent` through segment `s` whose key is `key`, or -1. */
+  find(key: number, parent: number, s: string): number {
+    const table = this.table;
+    const mask = this.mask;
+    const len = s.length;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const v = table[2 * i + 1]!;
+      if (v === 0) return -1;
+      if (table[2 * i] !== key) continue;
+      const r = v - 1;
+      const recs = this.recs;
+      if (recs[r] !== parent || recs[r + 2] !== len) continue;
+      const chars = this.chars;
+      const off = 2 * (r + 3);
+      let j = 0;
+      while (j < len && chars[off + j] === s.charCodeAt(j)) j++;
+      if (j === len) return recs[r + 1]!;
+    }
+  }
+
+  insert(key: number, parent: number, s: string, child: number): void {
+    const size = 3 + ((s.length + 1) >> 1);
+    if (this.used + size > this.recs.length) {
+      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
+      grown.set(this.recs);
+      this.recs = grown;
+      this.chars = new Uint16Array(grown.buffer);
+    }
+    const r = this.used;
+    this.used += size;
+    this.recs[r] = parent;
+    this.recs[r + 1] = child;
+    this.recs[r + 2] = s.length;
+    for (let i = 0; i < s.length; i++) this.chars[2 * (r + 3) + i] = s.charCodeAt(i);
+    this.count++;
+    if (this.count * 2 > this.mask + 1) this.rehash();
+    else this.place(key, r);
+  }
+
+  private place(key: number, r: number): void {
+    const mask = this.mask;
+    let i = key & mask;
+    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
+    this.table[2 * i] = key;
+    this.table[2 * i + 1] = r + 1;
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(2 * size);
+    this.mask = size - 1;
+    for (let r = 0; r < this.used; r += 3 + ((this.recs[r + 2]! + 1) >> 1)) {
+      const off = 2 * (r + 3);
+      let h = FNV_OFFSET;
+      for (let i = 0; i < this.recs[r + 2]!; i++) h = Math.imul(h ^ this.chars[off + i]!, FNV_PRIME);
+      this.place(edgeKey(h, this.recs[r]!), r);
+    }
   }
 }
 
+/** The hash of a segment's characters (FNV-1a), computed once per segment of a request. */
+function segmentHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** The key of the edge from `parent` through a segment whose hash is `h`. */
+function edgeKey(h: number, parent: number): number {
+  return finish(h ^ Math.imul(parent + 1, 0x9e3779b1));
+}
+
 export class FilesystemIndex {
-  readonly absolute = new PathNode(false);
-  readonly home = new PathNode(false);
+  private readonly edges = new EdgeTable();
+  /** Per node: 1 when entered through `**` (it may take any further segments itself). */
+  private readonly loops: number[] = [];
+  /** Per node: 1 when it has literal children (in `edges`). */
+  private readonly hasLit: number[] = [];
+  /** Per node: the node reached through a `**` segment, or -1. */
+  private readonly globstar: number[] = [];
+  private readonly globs: ({ seg: PathSegment; node: number }[] | null)[] = [];
+  /**
+   * Per node, the entries of the paths that end there: -1 (none), an entry id (one entry, the
+   * common case: no object to load), or -2 - i for `buckets[i]`.
+   */
+  private readonly end: number[] = [];
+  private readonly buckets: Bucket[] = [];
+  /** Per node: the step of the walk that last added it (no node twice in one step). */
+  private mark = new Int32Array(16);
   private gen = 0;
-  private cur: PathNode[] = [];
-  private nxt: PathNode[] = [];
+  private readonly absolute = this.node(false);
+  private readonly home = this.node(false);
+  private cur: number[] = [];
+  private nxt: number[] = [];
+
+  private node(loops: boolean): number {
+    const n = this.loops.length;
+    this.loops.push(loops ? 1 : 0);
+    this.hasLit.push(0);
+    this.globstar.push(-1);
+    this.globs.push(null);
+    this.end.push(-1);
+    if (n === this.mark.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(this.mark);
+      this.mark = grown;
+    }
+    return n;
+  }
 
   /** Adds entry `id` for the pattern `p`. */
   add(p: FilesystemPattern, id: number): void {
     let node = p.home ? this.home : this.absolute;
     for (const seg of p.segments) {
       if (seg.kind === 'lit') {
-        node.lit ??= new Map();
-        let child = node.lit.get(seg.text);
-        if (!child) {
-          child = new PathNode(false);
-          node.lit.set(seg.text, child);
+        const key = edgeKey(segmentHash(seg.text), node);
+        let child = this.edges.find(key, node, seg.text);
+        if (child < 0) {
+          child = this.node(false);
+          this.edges.insert(key, node, seg.text, child);
+          this.hasLit[node] = 1;
         }
         node = child;
       } else if (seg.kind === 'glob') {
-        node.globs ??= [];
-        let g = node.globs.find((x) => x.seg.text === seg.text);
+        const list = this.globs[node] ?? [];
+        this.globs[node] = list;
+        let g = list.find((x) => x.seg.text === seg.text);
         if (!g) {
-          g = { seg, node: new PathNode(false) };
-          node.globs.push(g);
+          g = { seg, node: this.node(false) };
+          list.push(g);
         }
         node = g.node;
       } else {
-        node.globstar ??= new PathNode(true);
-        node = node.globstar;
+        if (this.globstar[node]! < 0) this.globstar[node] = this.node(true);
+        node = this.globstar[node]!;
       }
     }
-    node.end ??= new Bucket();
-    node.end.add(id, 0);
+    const ref = this.end[node]!;
+    if (ref === -1) {
+      this.end[node] = id;
+      return;
+    }
+    if (ref >= 0) {
+      const b = new Bucket();
+      b.add(ref, 0);
+      this.end[node] = -2 - this.buckets.length;
+      this.buckets.push(b);
+    }
+    this.buckets[-2 - this.end[node]!]!.add(id, 0);
   }
 
-  private push(list: PathNode[], n: PathNode): void {
-    if (n.mark === this.gen) return;
-    n.mark = this.gen;
+  private push(list: number[], n: number): void {
+    if (this.mark[n] === this.gen) return;
+    this.mark[n] = this.gen;
     list.push(n);
-    if (n.globstar !== null) this.push(list, n.globstar);
+    const g = this.globstar[n]!;
+    if (g >= 0) this.push(list, g);
+  }
+
+  /** A new step of the walk; marks restart before the counter could wrap around to an old one. */
+  private step(): void {
+    if (this.gen === 0x7fffffff) {
+      this.mark.fill(0);
+      this.gen = 0;
+    }
+    this.gen++;
   }
 
   lookup(d: FilesystemDestination, out: Hits): void {
     let cur = this.cur;
     let nxt = this.nxt;
     while (cur.length > 0) cur.pop();
-    this.gen++;
+    this.step();
     this.push(cur, d.home ? this.home : this.absolute);
     const segs = d.segments;
     for (let k = 0; k < segs.length && cur.length > 0; k++) {
       const s = segs[k]!;
-      this.gen++;
+      const h = segmentHash(s);
+      this.step();
       while (nxt.length > 0) nxt.pop();
       for (let i = 0; i < cur.length; i++) {
         const n = cur[i]!;
-        if (n.loops) this.push(nxt, n);
-        if (n.lit !== null) {
-          const c = n.lit.get(s);
-          if (c !== undefined) this.push(nxt, c);
+        if (this.loops[n] === 1) this.push(nxt, n);
+        if (this.hasLit[n] === 1) {
+          const c = this.edges.find(edgeKey(h, n), n, s);
+          if (c >= 0) this.push(nxt, c);
         }
-        if (n.globs !== null) {
-          for (const g of n.globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
+        const globs = this.globs[n];
+        if (globs) {
+          for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
         }
       }
       const t = cur;
@@ -93,8 +221,9 @@ export class FilesystemIndex {
       nxt = t;
     }
     for (let i = 0; i < cur.length; i++) {
-      const b = cur[i]!.end;
-      if (b !== null) collect(b, 0, out);
+      const ref = this.end[cur[i]!]!;
+      if (ref >= 0) out.push(ref);
+      else if (ref !== -1) collect(this.buckets[-2 - ref]!, 0, out);
     }
     this.cur = cur;
     this.nxt = nxt;

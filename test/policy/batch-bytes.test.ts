@@ -5,10 +5,13 @@ import { parsePolicyDocument } from '../../src/policy/document.js';
 import {
   type CompiledPolicySet,
   compilePolicies,
+  decideHostChars,
   type EvaluateOptions,
-  evaluateHostChars,
+  mixedResult,
+  NO_MATCH_REASON,
+  NOT_PLAIN,
 } from '../../src/policy/engine.js';
-import { loadHostBytes } from '../../src/policy/network-destination.js';
+import { loadHostChars } from '../../src/policy/network-destination.js';
 
 // The byte path (pushBytes/endBytes) must write exactly what the text path (push/end on decoded
 // text) writes, for any input and any chunking: its fast scanner only shortcuts the common lines.
@@ -73,6 +76,14 @@ const lines = [
   'bad',
   '\ufeff{"action":"read","destination":"/src/bom-in-the-middle"}',
   '{"action":"connect:tcp","destination":"\xff"}', // (as text: ÿ, two bytes in UTF-8)
+  // hostnames of 253 characters (the most there is), with a trailing dot, one too long, then
+  // destinations longer than the engine's char buffer
+  `{"action":"connect:tcp","destination":"${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com"}`,
+  `{"action":"connect:tcp","destination":"${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com."}`,
+  `{"action":"connect:tcp","destination":"${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com"}`,
+  `{"action":"connect:tcp","destination":"${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com.:22"}`,
+  `{"action":"connect:tcp","destination":"${'x.'.repeat(140)}github.com"}`,
+  `{"action":"connect:tcp","destination":"${'x.'.repeat(200)}github.com"}`,
 ];
 
 function viaText(input: Uint8Array, opts?: EvaluateOptions): { out: string; counts: unknown } {
@@ -114,19 +125,19 @@ describe('BatchProcessor.pushBytes', () => {
     expect(JSON.parse(out[11]!)).toMatchObject({ line: 12, error: { code: 'INVALID_INPUT' } });
   });
 
-  it('decides a plain hostname straight from the bytes, and declines any other form', () => {
-    const bytes = encode('"x.github.com:22" "GitHub.com" "10.1.2.3"');
+  it('decides a plain hostname or IPv4 address in place (hostChars), and declines any other form', () => {
     const at = (s: string) => {
-      const start = Buffer.from(bytes).indexOf(s);
-      expect(loadHostBytes(bytes, start, start + s.length)).toBe(true);
-      return evaluateHostChars(set, false, s.length);
+      expect(loadHostChars(s)).toBe(true);
+      const code = decideHostChars(set, false, s.length);
+      return code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set);
     };
     expect(at('x.github.com:22')).toMatchObject({
       decision: 'deny',
       reason: expect.stringContaining('deny-ssh'),
     });
     expect(at('GitHub.com')).toBeNull(); // not lower case: the general parser's
-    expect(at('10.1.2.3')).toBeNull(); // an address
+    expect(at('10.1.2.3')).toMatchObject({ decision: 'deny', reason: NO_MATCH_REASON }); // an address
+    expect(at('[::1]:22')).toBeNull(); // an IPv6 address: the general parser's
   });
 
   it('decides hostnames read from the bytes as the text path does (generated destinations)', () => {

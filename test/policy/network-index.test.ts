@@ -86,4 +86,38 @@ describe('network index at scale', () => {
       }
     }
   });
+
+  it('reads IPv4 addresses in place exactly as the parser does, odd forms included', async () => {
+    const d = await big();
+    const set = compilePolicies(d);
+    const forms = ['202.32.7.9', '202.32.7.9:443', '202.32.7.9:22', '202.032.7.9', '202.32.7.09', '0.0.0.0'];
+    forms.push(
+      '202.32.7.256',
+      '202.32.7',
+      '202.32.7.9.',
+      '202.32.7.9.1',
+      '1.2.3.4:65535',
+      '1.2.3.4:0',
+      '1.2.3.4:',
+    );
+    forms.push('1.2.3.4:022', '1234.2.3.4', '1..2.3', '.1.2.3.4', '200.32.7.9:1', '200.32.7.9:99999');
+    for (const dest of forms) {
+      // explain parses every destination with the general parser
+      const parsed = (() => {
+        try {
+          return evaluate(set, 'connect:tcp', dest, { explain: true }).decision;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      })();
+      const inPlace = (() => {
+        try {
+          return evaluate(set, 'connect:tcp', dest).decision;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      })();
+      expect(inPlace, dest).toBe(parsed);
+    }
+  });
 });

@@ -1,0 +1,114 @@
+// The results that many requests share: one per compiled entry (that entry alone matched), the
+// default deny, and a bounded cache of results of two entries. Each is frozen and carries its JSON,
+// rendered once; the single-entry ones and the default deny are numbered ("codes"), and the UTF-8
+// bytes of their batch line tails lie back to back in one array, so that `--batch` writes a decision
+// from an int without loading the result object at all. Pure: no IO.
+import type { Entry } from './bucket.js';
+import type { EvalResult, MatchedRule, NotEvaluated } from './engine.js';
+
+const DECISION_JSON: unique symbol = Symbol('decisionJson');
+
+type Rendered = EvalResult & { [DECISION_JSON]?: string };
+
+function renderDecisionJson(r: EvalResult): string {
+  return `"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}`;
+}
+
+/** Freezes a result shared by every request it decides, its JSON rendered once beside it. */
+function shared(r: EvalResult): EvalResult {
+  Object.defineProperty(r, DECISION_JSON, { value: renderDecisionJson(r), enumerable: false });
+  return Object.freeze(r);
+}
+
+/**
+ * `"decision":…,"reason":…,"matched":[…]`: the JSON members of a result (no braces), for writers of
+ * one JSON object a line. Rendered once for the shared results of the common cases.
+ */
+export function decisionJson(r: EvalResult): string {
+  return (r as Rendered)[DECISION_JSON] ?? renderDecisionJson(r);
+}
+
+export function reasonOf(deny: boolean, deciding: readonly MatchedRule[]): string {
+  const first = deciding[0]!;
+  const more =
+    deciding.length > 1 ? ` and ${deciding.length - 1} more rule${deciding.length > 2 ? 's' : ''}` : '';
+  return `${deny ? 'denied' : 'allowed'} by rule "${first.rule}" of policy "${first.policy}"${more}`;
+}
+
+/** The numbered results of a compiled set: code i < entries is entry i alone, the last is no match. */
+export interface SharedResults {
+  readonly list: readonly EvalResult[];
+  /** `,<decisionJson>}\n` of every code, as UTF-8, back to back. */
+  readonly tails: Uint8Array;
+  /** Code c's tail is tails[tailAt[c], tailAt[c + 1]). */
+  readonly tailAt: Int32Array;
+  /** 1 where the code's decision is deny. */
+  readonly denies: Uint8Array;
+}
+
+/** The results of each entry deciding alone, then of no match (the default deny). */
+export function sharedResults(
+  entries: readonly Entry[],
+  notEvaluated: NotEvaluated[],
+  noMatchReason: string,
+): SharedResults {
+  const n = entries.length;
+  // Strings and arrays first, then the result objects in one run, so that they sit side by side in
+  // memory: evaluating against thousands of rules loads one of them per request.
+  const reasons = entries.map((e) => reasonOf(e.deny, [e.out]));
+  const matched = entries.map((e) => Object.freeze([e.out]) as unknown as MatchedRule[]);
+  const list: EvalResult[] = [];
+  for (let i = 0; i < n; i++) {
+    const decision = entries[i]!.out.decision;
+    list.push({ decision, reason: reasons[i]!, matched: matched[i]!, notEvaluated });
+  }
+  list.push({
+    decision: 'deny',
+    reason: noMatchReason,
+    matched: Object.freeze([]) as unknown as MatchedRule[],
+    notEvaluated,
+  });
+  const texts = list.map((r) => `,${decisionJson(shared(r))}}\n`);
+  let size = 0;
+  for (const t of texts) size += t.length;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const tails = new Uint8Array(size * 3);
+  const tailAt = new Int32Array(n + 2);
+  const utf8 = new TextEncoder();
+  let at = 0;
+  for (let i = 0; i <= n; i++) {
+    tailAt[i] = at;
+    at += utf8.encodeInto(texts[i]!, tails.subarray(at)).written;
+  }
+  tailAt[n + 1] = at;
+  const denies = Uint8Array.from(list, (r) => (r.decision === 'deny' ? 1 : 0));
+  return { list, tails: tails.slice(0, at), tailAt, denies };
+}
+
+/** Results of two matching entries, shared like single-entry ones (an allow and a deny overlap). */
+const PAIR_CACHE_LIMIT = 100_000;
+
+export function pairResult(
+  cache: Map<number, EvalResult>,
+  notEvaluated: NotEvaluated[],
+  x: Entry,
+  y: Entry,
+): EvalResult {
+  const [a, b] = x.seq < y.seq ? [x, y] : [y, x];
+  const key = a.seq * 0x100000000 + b.seq;
+  let r = cache.get(key);
+  if (r !== undefined) return r;
+  const deny = a.deny || b.deny;
+  const deciding: MatchedRule[] = [];
+  if (a.deny === deny) deciding.push(a.out);
+  if (b.deny === deny && !(a.deny === deny && a.ruleKey === b.ruleKey)) deciding.push(b.out);
+  r = shared({
+    decision: deny ? 'deny' : 'allow',
+    reason: reasonOf(deny, deciding),
+    matched: Object.freeze(deciding) as MatchedRule[],
+    notEvaluated,
+  });
+  if (cache.size >= PAIR_CACHE_LIMIT) cache.clear();
+  cache.set(key, r);
+  return r;
+}
