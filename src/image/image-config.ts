@@ -85,10 +85,13 @@ export interface SingleImageCheck {
 
 /**
  * Fetches a single image's config and checks its platform (see checkSingleImagePlatform). Returns
- * the bytes, so that the caller does not fetch them again; undefined for an artifact's config.
+ * the bytes, so that the caller does not fetch them again; undefined for an artifact's config or
+ * one over MAX_CONFIG (nothing fetched).
  */
 export async function checkSingleImage(c: SingleImageCheck): Promise<Buffer | undefined> {
-  if (!isImageConfig(c.config)) return undefined;
+  // An outsized config is not read into memory to look for a platform: it stays unchecked, and a
+  // pull streams it like any other blob (rather than failing on a valid image).
+  if (!isImageConfig(c.config) || c.config.size > MAX_CONFIG) return undefined;
   if (c.headFirst) await c.client.headBlob(c.repo, c.config.digest);
   const bytes = await fetchConfig(c.client, c.repo, c.config);
   const line = checkSingleImagePlatform(c.what, platformInConfig(bytes), c.want, c.explicit);

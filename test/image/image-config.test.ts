@@ -5,7 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/errors.js';
-import { checkSingleImagePlatform, platformInConfig } from '../../src/image/image-config.js';
+import {
+  checkSingleImage,
+  checkSingleImagePlatform,
+  platformInConfig,
+} from '../../src/image/image-config.js';
 import { platformMatches } from '../../src/image/platform.js';
 import { type MadeLayout, makeOciImage } from '../support/oci-images.js';
 import { describeWithRegistry, startRegistry } from '../support/registry.js';
@@ -53,6 +57,26 @@ describe('the platform of a single image', () => {
     );
     expect(checkSingleImagePlatform('host/app:1', arm64, linux('arm64'), true)).toBeUndefined();
     expect(checkSingleImagePlatform('host/app:1', undefined, s390x, true)).toBeUndefined();
+  });
+
+  it('leaves a config over 4 MiB unchecked and unfetched, so a pull streams it as any blob', async () => {
+    // Any request at all fails the test.
+    const client = new Proxy({} as Parameters<typeof checkSingleImage>[0]['client'], {
+      get: (_, name) => () => {
+        throw new Error(`unexpected request: ${String(name)}`);
+      },
+    });
+    const config = {
+      mediaType: 'application/vnd.oci.image.config.v1+json',
+      digest: `sha256:${'a'.repeat(64)}`,
+      size: 4 * 1024 * 1024 + 1,
+    };
+    const check = { client, repo: { registry: 'h', repository: 'app' }, what: 'h/app:1', config };
+    const bytes = await checkSingleImage({ ...check, want: linux('s390x'), explicit: true, headFirst: true });
+    expect(bytes).toBeUndefined();
+    await expect(
+      checkSingleImage({ ...check, config: { ...config, size: 100 }, want: linux('s390x'), explicit: true }),
+    ).rejects.toThrow('unexpected request');
   });
 });
 
