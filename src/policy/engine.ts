@@ -18,7 +18,6 @@ import {
 } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import {
-  describePathMatch,
   type FilesystemDestination,
   homeAlias,
   homeSegmentsOf,
@@ -27,6 +26,7 @@ import {
 } from './path.js';
 import { FilesystemIndex } from './path-index.js';
 import { pairResult, reasonOf, sharedResults } from './results.js';
+import { whyOf } from './why.js';
 
 export { decisionJson } from './results.js';
 
@@ -346,45 +346,6 @@ function sortBySeq(a: Entry[]): void {
     }
     a[j + 1] = x;
   }
-}
-
-function portWhy(port: number, d: NetworkDestination): string {
-  return port === 0 ? `any port (${d.port})` : `port ${port}`;
-}
-
-function whyOf(e: Entry, nd: NetworkDestination | null, fd: FilesystemDestination | null): string {
-  if (e.net && nd) {
-    const p = e.net;
-    switch (p.kind) {
-      case 'host':
-        return `host ${nd.host} is exactly ${p.host}; ${portWhy(p.port, nd)}`;
-      case 'any':
-        return `"**" matches every host (${nd.host}); ${portWhy(p.port, nd)}`;
-      case 'one': {
-        const label = nd.host.slice(0, nd.host.length - p.suffix.length - 1);
-        return `"*.${p.suffix}" matches one label ("${label}") below ${p.suffix}; ${portWhy(p.port, nd)}`;
-      }
-      case 'many': {
-        const labels = nd.host.slice(0, nd.host.length - p.suffix.length - 1);
-        const n = labels.split('.').length;
-        return `"**.${p.suffix}" matches ${n} label${n > 1 ? 's' : ''} ("${labels}") below ${p.suffix}; ${portWhy(p.port, nd)}`;
-      }
-      case 'cidr': {
-        const full = p.prefix === (p.family === 4 ? 32 : 128);
-        const what = full
-          ? `address ${nd.host} is exactly the rule's address`
-          : `${p.canonical} contains ${nd.host}`;
-        return `${what}; ${portWhy(p.port, nd)}`;
-      }
-    }
-  }
-  if (e.fs && fd) {
-    const p = e.fs;
-    if (p.literal) return `path ${fd.path} is exactly ${p.canonical}`;
-    const took = describePathMatch(p, fd);
-    return `pattern ${p.canonical} matches ${fd.path}${took ? `: ${took}` : ''}`;
-  }
-  return '';
 }
 
 /** Evaluates many requests against one set; convenience for tests and the bench. */
