@@ -7,6 +7,7 @@ import {
   type CompiledPolicySet,
   decide,
   decideHostChars,
+  decidePathBytes,
   decisionJson,
   type EvaluateOptions,
   mixedResult,
@@ -246,12 +247,14 @@ export class BatchProcessor extends TextBatch {
       if (destination.length === 0) this.counts.errors++;
       return nl + 1;
     }
-    // A plain hostname is decided from the input bytes themselves; anything else as a string.
+    // A plain hostname, or a path in normal form, is decided from the input bytes themselves;
+    // anything else as a string.
     const set = this.set;
-    let code = NOT_PLAIN;
+    let code: number;
     // (a destination longer than hostChars wrapped around in it, and is no hostname: the engine
     // declines any longer than 254)
     if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
+    else code = decidePathBytes(set, action === 3, this.view, d0, d1);
     if (code === NOT_PLAIN) {
       try {
         code = decide(set, ACTIONS[action]!, asciiString(b, d0, d1));

@@ -21,6 +21,8 @@ import {
   type FilesystemDestination,
   homeAlias,
   homeSegmentsOf,
+  homeTail,
+  normalPathStart,
   parseFilesystemDestination,
   parseFilesystemResource,
 } from './path.js';
@@ -190,7 +192,10 @@ const scratch: Entry[] = [];
 
 /** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
 export const MIXED = -1;
-/** What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4. */
+/**
+ * What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4, and
+ * `decidePathBytes` for a path not in normal form.
+ */
 export const NOT_PLAIN = -2;
 
 /**
@@ -237,6 +242,36 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
   hits.n = 0;
   if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
+  return hitsCode(set);
+}
+
+/**
+ * `decide` for a `read` (or, with `write`, `write`) request whose path is b[s, e), printable ASCII,
+ * for `policy eval --batch` reading its input bytes; NOT_PLAIN when the path is not in normal form
+ * (`//`, `.`, `..`, a trailing `/`, `/` or `~` alone): it then goes to `decide` as a string.
+ */
+export function decidePathBytes(
+  set: CompiledPolicySet,
+  write: boolean,
+  b: Uint8Array,
+  s: number,
+  e: number,
+): number {
+  const from = normalPathStart(b, s, e);
+  if (from < 0) return NOT_PLAIN;
+  hits.n = 0;
+  const fs = write ? set.write : set.read;
+  const home = b[s] === 126;
+  fs.lookupBytes(home, null, b, from, e, hits);
+  // the other spelling under home, as lookupPath does
+  const hs = set.homeSegments;
+  if (hs !== null) {
+    if (home) fs.lookupBytes(false, hs, b, from, e, hits);
+    else {
+      const tail = homeTail(b, from, e, hs);
+      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, hits);
+    }
+  }
   return hitsCode(set);
 }
 

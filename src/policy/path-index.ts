@@ -44,6 +44,25 @@ class EdgeTable {
     }
   }
 
+  /** `find` for the segment b[s, s + len), all ASCII (a byte is then its character's code). */
+  findBytes(key: number, parent: number, b: Uint8Array, s: number, len: number): number {
+    const table = this.table;
+    const mask = this.mask;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const v = table[2 * i + 1]!;
+      if (v === 0) return -1;
+      if (table[2 * i] !== key) continue;
+      const r = v - 1;
+      const recs = this.recs;
+      if (recs[r] !== parent || recs[r + 2] !== len) continue;
+      const chars = this.chars;
+      const off = 2 * (r + 3);
+      let j = 0;
+      while (j < len && chars[off + j] === b[s + j]) j++;
+      if (j === len) return recs[r + 1]!;
+    }
+  }
+
   insert(key: number, parent: number, s: string, child: number): void {
     const size = 3 + ((s.length + 1) >> 1);
     if (this.used + size > this.recs.length) {
@@ -89,6 +108,20 @@ function segmentHash(s: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h;
+}
+
+/** `segmentHash` of the ASCII segment b[s, e). */
+function bytesHash(b: Uint8Array, s: number, e: number): number {
+  let h = FNV_OFFSET;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
+  return h;
+}
+
+/** b[s, e), all ASCII, as a string (for a `*` matcher, which reads strings). */
+function asciiOf(b: Uint8Array, s: number, e: number): string {
+  let out = '';
+  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]!);
+  return out;
 }
 
 /** The key of the edge from `parent` through a segment whose hash is `h`. */
@@ -193,39 +226,102 @@ export class FilesystemIndex {
   }
 
   lookup(d: FilesystemDestination, out: Hits): void {
-    let cur = this.cur;
-    let nxt = this.nxt;
+    this.begin(d.home);
+    const segs = d.segments;
+    for (let k = 0; k < segs.length && this.cur.length > 0; k++) this.stepText(segs[k]!);
+    this.ends(out);
+  }
+
+  /**
+   * `lookup` of a path read in place: the ASCII segments of b[from, end) (a path in normal form, its
+   * root already read: `home` for `~/`), after the segments of `prefix` if any (home's, for the
+   * absolute spelling of a `~/` path). No string is made but for a segment a `*` matcher reads.
+   */
+  lookupBytes(
+    home: boolean,
+    prefix: readonly string[] | null,
+    b: Uint8Array,
+    from: number,
+    end: number,
+    out: Hits,
+  ): void {
+    this.begin(home);
+    if (prefix !== null) {
+      for (let k = 0; k < prefix.length && this.cur.length > 0; k++) this.stepText(prefix[k]!);
+    }
+    let s = from;
+    while (s < end && this.cur.length > 0) {
+      let e = s;
+      while (e < end && b[e] !== 47) e++;
+      this.stepBytes(b, s, e);
+      s = e + 1;
+    }
+    this.ends(out);
+  }
+
+  /** The walk's first step: its root. */
+  private begin(home: boolean): void {
+    const cur = this.cur;
     while (cur.length > 0) cur.pop();
     this.step();
-    this.push(cur, d.home ? this.home : this.absolute);
-    const segs = d.segments;
-    for (let k = 0; k < segs.length && cur.length > 0; k++) {
-      const s = segs[k]!;
-      const h = segmentHash(s);
-      this.step();
-      while (nxt.length > 0) nxt.pop();
-      for (let i = 0; i < cur.length; i++) {
-        const n = cur[i]!;
-        if (this.loops[n] === 1) this.push(nxt, n);
-        if (this.hasLit[n] === 1) {
-          const c = this.edges.find(edgeKey(h, n), n, s);
-          if (c >= 0) this.push(nxt, c);
-        }
-        const globs = this.globs[n];
-        if (globs) {
-          for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
-        }
+    this.push(cur, home ? this.home : this.absolute);
+  }
+
+  /** One step of the walk through the segment `s`. */
+  private stepText(s: string): void {
+    const cur = this.cur;
+    const nxt = this.nxt;
+    const h = segmentHash(s);
+    this.step();
+    while (nxt.length > 0) nxt.pop();
+    for (let i = 0; i < cur.length; i++) {
+      const n = cur[i]!;
+      if (this.loops[n] === 1) this.push(nxt, n);
+      if (this.hasLit[n] === 1) {
+        const c = this.edges.find(edgeKey(h, n), n, s);
+        if (c >= 0) this.push(nxt, c);
       }
-      const t = cur;
-      cur = nxt;
-      nxt = t;
+      const globs = this.globs[n];
+      if (globs) {
+        for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
+      }
     }
+    this.cur = nxt;
+    this.nxt = cur;
+  }
+
+  /** `stepText` for the ASCII segment b[s, e). */
+  private stepBytes(b: Uint8Array, s: number, e: number): void {
+    const cur = this.cur;
+    const nxt = this.nxt;
+    const h = bytesHash(b, s, e);
+    let text: string | null = null;
+    this.step();
+    while (nxt.length > 0) nxt.pop();
+    for (let i = 0; i < cur.length; i++) {
+      const n = cur[i]!;
+      if (this.loops[n] === 1) this.push(nxt, n);
+      if (this.hasLit[n] === 1) {
+        const c = this.edges.findBytes(edgeKey(h, n), n, b, s, e - s);
+        if (c >= 0) this.push(nxt, c);
+      }
+      const globs = this.globs[n];
+      if (globs) {
+        if (text === null) text = asciiOf(b, s, e);
+        for (const g of globs) if (matchSegment(g.seg, text)) this.push(nxt, g.node);
+      }
+    }
+    this.cur = nxt;
+    this.nxt = cur;
+  }
+
+  /** The entries of the paths that end at the walk's nodes. */
+  private ends(out: Hits): void {
+    const cur = this.cur;
     for (let i = 0; i < cur.length; i++) {
       const ref = this.end[cur[i]!]!;
       if (ref >= 0) out.push(ref);
       else if (ref !== -1) collect(this.buckets[-2 - ref]!, 0, out);
     }
-    this.cur = cur;
-    this.nxt = nxt;
   }
 }

@@ -159,6 +159,27 @@ function normalSegments(value: string): string[] | null {
 }
 
 /**
+ * `normalSegments` for a path read in place, b[s, e) of printable ASCII: where its first segment
+ * starts (after `/` or `~/`) when the path is in normal form, else -1 (it then takes the parser).
+ */
+export function normalPathStart(b: Uint8Array, s: number, e: number): number {
+  let from: number;
+  if (b[s] === 47) from = s + 1;
+  else if (b[s] === 126 && s + 1 < e && b[s + 1] === 47) from = s + 2;
+  else return -1;
+  if (from >= e) return -1;
+  const first = from;
+  for (let i = from; i <= e; i++) {
+    if (i < e && b[i] !== 47) continue;
+    const len = i - from;
+    if (len === 0) return -1;
+    if (b[from] === 46 && (len === 1 || (len === 2 && b[from + 1] === 46))) return -1;
+    from = i + 1;
+  }
+  return first;
+}
+
+/**
  * The same request path in its other spelling when a home directory is known: `~/src` is also
  * `/home/me/src`, and `/home/me/src` is also `~/src`. Null when the path is not under home.
  * `homeSegments` are the segments of the absolute home directory (`/home/me` → ['home', 'me']).
@@ -175,6 +196,25 @@ export function homeAlias(
   for (let i = 0; i < homeSegments.length; i++) if (d.segments[i] !== homeSegments[i]) return null;
   const segments = d.segments.slice(homeSegments.length);
   return { home: true, segments, path: render(true, segments) };
+}
+
+/**
+ * `homeAlias` of an absolute path read in place (its segments b[from, e), in normal form): where the
+ * rest after the home directory's segments starts (e when nothing is left), or -1 when the path is
+ * not under home.
+ */
+export function homeTail(b: Uint8Array, from: number, e: number, homeSegments: readonly string[]): number {
+  let p = from;
+  for (let k = 0; k < homeSegments.length; k++) {
+    const seg = homeSegments[k]!;
+    const q = p + seg.length;
+    if (q > e) return -1;
+    for (let j = 0; j < seg.length; j++) if (b[p + j] !== seg.charCodeAt(j)) return -1;
+    if (q === e) return k === homeSegments.length - 1 ? e : -1;
+    if (b[q] !== 47) return -1;
+    p = q + 1;
+  }
+  return p;
 }
 
 /** Segments of an absolute home directory; null when it is not a usable absolute path. */
