@@ -1,7 +1,8 @@
 // `--explain`'s sentences: why a matching entry matched the destination. Pure: no IO.
 import type { Entry } from './bucket.js';
 import type { NetworkDestination } from './network-destination.js';
-import { describePathMatch, type FilesystemDestination } from './path.js';
+import type { FilesystemDestination } from './path.js';
+import { describePathMatch } from './path-match.js';
 
 function portWhy(port: number, d: NetworkDestination): string {
   return port === 0 ? `any port (${d.port})` : `port ${port}`;
