@@ -3,7 +3,7 @@
 // loads no entry object at all and the common single match goes straight to its shared result.
 // Pure: no IO.
 
-import type { MatchedRule } from './engine.js';
+import type { MatchedRule } from './compile.js';
 import type { NetworkPattern } from './network.js';
 import type { FilesystemPattern } from './path.js';
 

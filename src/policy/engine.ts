@@ -1,14 +1,10 @@
-// The compiled evaluator (decisions §4). Rules are compiled per action into indexes: hostnames
-// and `*.`/`**.` suffixes in one flat hash table of whole names (every suffix of a destination
-// hashed in one scan, no substrings made), IPv4 CIDRs in one map per prefix length, IPv6 CIDRs in a
-// binary trie, path globs in a segment trie walked as a small NFA. A decision costs O(length of the
+// The evaluator (decisions §4) over a compiled set (compile.ts). A decision costs O(length of the
 // destination), not O(number of rules), and allocates nothing beyond the parsed destination when
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
-import type { PolicyDoc } from './document.js';
+import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
 import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
-import { parseNetworkResource } from './network.js';
 import {
   destinationOf,
   type NetworkDestination,
@@ -16,161 +12,19 @@ import {
   scanDestination,
   scanHostChars,
 } from './network-destination.js';
-import { NetworkIndex } from './network-index.js';
 import {
-  describePathMatch,
   type FilesystemDestination,
   homeAlias,
-  homeSegmentsOf,
+  homeTail,
+  normalPathStart,
   parseFilesystemDestination,
-  parseFilesystemResource,
 } from './path.js';
-import { FilesystemIndex } from './path-index.js';
-import { pairResult, reasonOf, sharedResults } from './results.js';
+import type { FilesystemIndex } from './path-index.js';
+import { pairResult, reasonOf } from './results.js';
+import { whyOf } from './why.js';
 
+export * from './compile.js';
 export { decisionJson } from './results.js';
-
-export interface MatchedRule {
-  policy: string;
-  rule: string;
-  resource: string;
-  decision: Decision;
-  /** With `explain`: which resource form matched which part of the destination. */
-  why?: string;
-}
-
-export interface NotEvaluated {
-  policy: string;
-  rule?: string;
-  reason: string;
-}
-
-export interface EvalResult {
-  decision: Decision;
-  reason: string;
-  /** The deciding rules (one line per rule); with `explain`, every matching resource of every rule. */
-  matched: MatchedRule[];
-  /** Policies and rules hubctl could not evaluate; they never match. */
-  notEvaluated: NotEvaluated[];
-}
-
-export interface EvaluateOptions {
-  explain?: boolean;
-}
-
-export const NO_MATCH_REASON = 'no rule matched: denied by default';
-
-export interface CompiledPolicySet {
-  readonly policies: readonly PolicyDoc[];
-  readonly notEvaluated: readonly NotEvaluated[];
-  /** Number of rules compiled into the indexes. */
-  readonly ruleCount: number;
-  /** @internal */
-  readonly network: ReadonlyMap<string, NetworkIndex>;
-  /** @internal */
-  readonly filesystem: ReadonlyMap<string, FilesystemIndex>;
-  /** @internal */
-  readonly noMatch: EvalResult;
-  /** @internal every compiled entry, by id (`seq`) */
-  readonly entries: readonly Entry[];
-  /** @internal shared results by code (see `decide`): entry i deciding alone, then no match */
-  readonly results: readonly EvalResult[];
-  /** @internal the batch line tails of the codes, back to back (see SharedResults) */
-  readonly tails: Uint8Array;
-  /** @internal */
-  readonly tailAt: Int32Array;
-  /** @internal */
-  readonly denies: Uint8Array;
-  /** @internal results of two matching entries, by their sequence numbers */
-  readonly pairs: Map<number, EvalResult>;
-  /** @internal the indexes of the four actions, picked by string comparison (no hashing) */
-  readonly tcp: NetworkIndex;
-  /** @internal */
-  readonly udp: NetworkIndex;
-  /** @internal */
-  readonly read: FilesystemIndex;
-  /** @internal */
-  readonly write: FilesystemIndex;
-  /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
-  readonly homeSegments: readonly string[] | null;
-}
-
-export interface CompileOptions {
-  /** The home directory (absolute) that `~` stands for on this machine. */
-  home?: string;
-}
-
-/**
- * Compiles policies (already validated documents) into per-action indexes. Policies and rules that
- * are not evaluated are listed in `notEvaluated` and never match.
- */
-export function compilePolicies(
-  policies: readonly PolicyDoc[],
-  options: CompileOptions = {},
-): CompiledPolicySet {
-  const network = new Map<string, NetworkIndex>();
-  const filesystem = new Map<string, FilesystemIndex>();
-  for (const a of KNOWN_ACTIONS.network) network.set(a, new NetworkIndex());
-  for (const a of KNOWN_ACTIONS.filesystem) filesystem.set(a, new FilesystemIndex());
-  const notEvaluated: NotEvaluated[] = [];
-  const entries: Entry[] = [];
-  let seq = 0;
-  let ruleKey = 0;
-  let ruleCount = 0;
-  for (const p of policies) {
-    if (p.notEvaluated) {
-      notEvaluated.push(Object.freeze({ policy: p.name, reason: p.notEvaluated }));
-      continue;
-    }
-    for (const r of p.rules) {
-      ruleKey++;
-      if (r.notEvaluated) {
-        notEvaluated.push(Object.freeze({ policy: p.name, rule: r.name, reason: r.notEvaluated }));
-        continue;
-      }
-      if (r.decision !== 'allow' && r.decision !== 'deny') {
-        throw new ValidationError(
-          `rule "${r.name}" of policy "${p.name}": decision must be "allow" or "deny"`,
-        );
-      }
-      ruleCount++;
-      const decision: Decision = r.decision;
-      for (const resource of r.resources) {
-        const domain = domainOfAction(r.actions[0] ?? '');
-        const net = domain === 'network' ? parseNetworkResource(resource) : null;
-        const fs = domain === 'filesystem' ? parseFilesystemResource(resource) : null;
-        const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
-        const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs };
-        entries.push(e);
-        for (const a of new Set(r.actions)) {
-          if (net) network.get(a)?.add(net, e.seq);
-          else if (fs) filesystem.get(a)?.add(fs, e.seq);
-        }
-      }
-    }
-  }
-  const frozenNE = Object.freeze(notEvaluated) as NotEvaluated[];
-  const shared = sharedResults(entries, frozenNE, NO_MATCH_REASON);
-  return {
-    policies,
-    notEvaluated: frozenNE,
-    ruleCount,
-    network,
-    filesystem,
-    noMatch: shared.list[entries.length]!,
-    entries,
-    results: shared.list,
-    tails: shared.tails,
-    tailAt: shared.tailAt,
-    denies: shared.denies,
-    pairs: new Map(),
-    tcp: network.get('connect:tcp')!,
-    udp: network.get('connect:udp')!,
-    read: filesystem.get('read')!,
-    write: filesystem.get('write')!,
-    homeSegments: homeSegmentsOf(options.home),
-  };
-}
 
 const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
 
@@ -190,7 +44,10 @@ const scratch: Entry[] = [];
 
 /** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
 export const MIXED = -1;
-/** What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4. */
+/**
+ * What `decideHostChars` returns for a destination that is neither a plain hostname nor IPv4, and
+ * `decidePathBytes` for a path not in normal form.
+ */
 export const NOT_PLAIN = -2;
 
 /**
@@ -237,6 +94,36 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
   hits.n = 0;
   if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
+  return hitsCode(set);
+}
+
+/**
+ * `decide` for a `read` (or, with `write`, `write`) request whose path is b[s, e), printable ASCII,
+ * for `policy eval --batch` reading its input bytes; NOT_PLAIN when the path is not in normal form
+ * (`//`, `.`, `..`, a trailing `/`, `/` or `~` alone): it then goes to `decide` as a string.
+ */
+export function decidePathBytes(
+  set: CompiledPolicySet,
+  write: boolean,
+  b: Uint8Array,
+  s: number,
+  e: number,
+): number {
+  const from = normalPathStart(b, s, e);
+  if (from < 0) return NOT_PLAIN;
+  hits.n = 0;
+  const fs = write ? set.write : set.read;
+  const home = b[s] === 126;
+  fs.lookupBytes(home, null, b, from, e, hits);
+  // the other spelling under home, as lookupPath does
+  const hs = set.homeSegments;
+  if (hs !== null) {
+    if (home) fs.lookupBytes(false, hs, b, from, e, hits);
+    else {
+      const tail = homeTail(b, from, e, hs);
+      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, hits);
+    }
+  }
   return hitsCode(set);
 }
 
@@ -346,45 +233,6 @@ function sortBySeq(a: Entry[]): void {
     }
     a[j + 1] = x;
   }
-}
-
-function portWhy(port: number, d: NetworkDestination): string {
-  return port === 0 ? `any port (${d.port})` : `port ${port}`;
-}
-
-function whyOf(e: Entry, nd: NetworkDestination | null, fd: FilesystemDestination | null): string {
-  if (e.net && nd) {
-    const p = e.net;
-    switch (p.kind) {
-      case 'host':
-        return `host ${nd.host} is exactly ${p.host}; ${portWhy(p.port, nd)}`;
-      case 'any':
-        return `"**" matches every host (${nd.host}); ${portWhy(p.port, nd)}`;
-      case 'one': {
-        const label = nd.host.slice(0, nd.host.length - p.suffix.length - 1);
-        return `"*.${p.suffix}" matches one label ("${label}") below ${p.suffix}; ${portWhy(p.port, nd)}`;
-      }
-      case 'many': {
-        const labels = nd.host.slice(0, nd.host.length - p.suffix.length - 1);
-        const n = labels.split('.').length;
-        return `"**.${p.suffix}" matches ${n} label${n > 1 ? 's' : ''} ("${labels}") below ${p.suffix}; ${portWhy(p.port, nd)}`;
-      }
-      case 'cidr': {
-        const full = p.prefix === (p.family === 4 ? 32 : 128);
-        const what = full
-          ? `address ${nd.host} is exactly the rule's address`
-          : `${p.canonical} contains ${nd.host}`;
-        return `${what}; ${portWhy(p.port, nd)}`;
-      }
-    }
-  }
-  if (e.fs && fd) {
-    const p = e.fs;
-    if (p.literal) return `path ${fd.path} is exactly ${p.canonical}`;
-    const took = describePathMatch(p, fd);
-    return `pattern ${p.canonical} matches ${fd.path}${took ? `: ${took}` : ''}`;
-  }
-  return '';
 }
 
 /** Evaluates many requests against one set; convenience for tests and the bench. */

@@ -4,7 +4,8 @@
 import type { PolicyDoc } from './document.js';
 import { type Decision, domainOfAction } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
-import { type FilesystemPattern, matchPath, parseFilesystemResource } from './path.js';
+import { type FilesystemPattern, parseFilesystemResource } from './path.js';
+import { matchPath } from './path-match.js';
 
 export type LintCode =
   | 'APEX_NOT_COVERED'

@@ -1,7 +1,7 @@
 // The network index of one action: hostnames and `*.`/`**.` suffixes in one flat hash table keyed
 // by the whole name (name-table.ts; a lookup hashes every suffix of the destination in one scan from
-// the right), `**` in one bucket, IPv4 CIDRs in one Map per prefix length, IPv6 CIDRs in a binary
-// trie. A lookup costs O(length of the destination), whatever the number of rules. Pure: no IO.
+// the right), `**` in one bucket, IPv4 CIDRs in one flat table per prefix length (v4-table.ts),
+// IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of rules. Pure: no IO.
 import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
 import { EXACT, MANY, NameTable, ONE } from './name-table.js';
 import type { NetworkPattern } from './network.js';
@@ -13,6 +13,7 @@ import {
   v4OfHostChars,
   v4Read,
 } from './network-destination.js';
+import { V4Table } from './v4-table.js';
 
 class BitNode {
   zero: BitNode | null = null;
@@ -32,9 +33,9 @@ function bitChild(n: BitNode, bit: number): BitNode {
 export class NetworkIndex {
   private readonly names = new NameTable();
   anyHost: Bucket | null = null;
-  /** IPv4 CIDRs: one Map per prefix length in use, keyed by the prefix's bits (as an int32). */
+  /** IPv4 CIDRs: one table per prefix length in use, keyed by the prefix's bits (as an int32). */
   private v4Lengths: number[] = [];
-  private v4Maps: Map<number, Bucket>[] = [];
+  private v4Tables: V4Table[] = [];
   readonly v6 = new BitNode();
   hasV6 = false;
 
@@ -59,17 +60,10 @@ export class NetworkIndex {
           let k = this.v4Lengths.indexOf(p.prefix);
           if (k < 0) {
             this.v4Lengths.push(p.prefix);
-            this.v4Maps.push(new Map());
+            this.v4Tables.push(new V4Table());
             k = this.v4Lengths.length - 1;
           }
-          const map = this.v4Maps[k]!;
-          const key = v4Key(p.v4, p.prefix);
-          let b = map.get(key);
-          if (b === undefined) {
-            b = new Bucket();
-            map.set(key, b);
-          }
-          b.add(id, p.port);
+          this.v4Tables[k]!.add(v4Key(p.v4, p.prefix), id, p.port);
           return;
         }
         this.hasV6 = true;
@@ -109,10 +103,7 @@ export class NetworkIndex {
   /** The CIDRs that contain the IPv4 address `v4` (its 32 bits, signed or not) and apply on `port`. */
   private lookupV4(v4: number, port: number, out: Hits): void {
     const lengths = this.v4Lengths;
-    for (let i = 0; i < lengths.length; i++) {
-      const b = this.v4Maps[i]!.get(v4Key(v4, lengths[i]!));
-      if (b !== undefined) collect(b, port, out);
-    }
+    for (let i = 0; i < lengths.length; i++) this.v4Tables[i]!.emit(v4Key(v4, lengths[i]!), port, out);
   }
 
   /**

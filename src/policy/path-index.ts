@@ -2,98 +2,16 @@
 // request's segments. Nodes are ints; a node's literal children sit in one flat hash table keyed by
 // (node, segment), `*` segments are matchers, `**` is a node that loops. No regular expression is
 // built from user input. Pure: no IO.
-import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
-import {
-  type FilesystemDestination,
-  type FilesystemPattern,
-  matchSegment,
-  type PathSegment,
-} from './path.js';
+import { Bucket, collect, type Hits } from './bucket.js';
+import { bytesHash, EdgeTable, edgeKey, segmentHash } from './edge-table.js';
+import type { FilesystemDestination, FilesystemPattern, PathSegment } from './path.js';
+import { matchSegment } from './path-match.js';
 
-/**
- * Literal edges of the trie, flat: one open-addressed table keyed by a hash of (parent, segment),
- * records of [parent, child, length, then the characters two to an int] in one Int32Array. Thousands
- * of rules under one directory cost a slot and a record per step, not a Map's chain of objects.
- */
-class EdgeTable {
-  count = 0;
-  recs = new Int32Array(1024);
-  chars = new Uint16Array(this.recs.buffer);
-  used = 0;
-  /** Per slot, 2 ints: the edge's key, and its record's offset + 1 (0: empty). */
-  table = new Int32Array(256);
-  mask = 127;
-
-  /** The child of `parent` through segment `s` whose key is `key`, or -1. */
-  find(key: number, parent: number, s: string): number {
-    const table = this.table;
-    const mask = this.mask;
-    const len = s.length;
-    for (let i = key & mask; ; i = (i + 1) & mask) {
-      const v = table[2 * i + 1]!;
-      if (v === 0) return -1;
-      if (table[2 * i] !== key) continue;
-      const r = v - 1;
-      const recs = this.recs;
-      if (recs[r] !== parent || recs[r + 2] !== len) continue;
-      const chars = this.chars;
-      const off = 2 * (r + 3);
-      let j = 0;
-      while (j < len && chars[off + j] === s.charCodeAt(j)) j++;
-      if (j === len) return recs[r + 1]!;
-    }
-  }
-
-  insert(key: number, parent: number, s: string, child: number): void {
-    const size = 3 + ((s.length + 1) >> 1);
-    if (this.used + size > this.recs.length) {
-      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
-      grown.set(this.recs);
-      this.recs = grown;
-      this.chars = new Uint16Array(grown.buffer);
-    }
-    const r = this.used;
-    this.used += size;
-    this.recs[r] = parent;
-    this.recs[r + 1] = child;
-    this.recs[r + 2] = s.length;
-    for (let i = 0; i < s.length; i++) this.chars[2 * (r + 3) + i] = s.charCodeAt(i);
-    this.count++;
-    if (this.count * 2 > this.mask + 1) this.rehash();
-    else this.place(key, r);
-  }
-
-  private place(key: number, r: number): void {
-    const mask = this.mask;
-    let i = key & mask;
-    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
-    this.table[2 * i] = key;
-    this.table[2 * i + 1] = r + 1;
-  }
-
-  private rehash(): void {
-    const size = (this.mask + 1) * 2;
-    this.table = new Int32Array(2 * size);
-    this.mask = size - 1;
-    for (let r = 0; r < this.used; r += 3 + ((this.recs[r + 2]! + 1) >> 1)) {
-      const off = 2 * (r + 3);
-      let h = FNV_OFFSET;
-      for (let i = 0; i < this.recs[r + 2]!; i++) h = Math.imul(h ^ this.chars[off + i]!, FNV_PRIME);
-      this.place(edgeKey(h, this.recs[r]!), r);
-    }
-  }
-}
-
-/** The hash of a segment's characters (FNV-1a), computed once per segment of a request. */
-function segmentHash(s: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
-/** The key of the edge from `parent` through a segment whose hash is `h`. */
-function edgeKey(h: number, parent: number): number {
-  return finish(h ^ Math.imul(parent + 1, 0x9e3779b1));
+/** b[s, e), all ASCII, as a string (for a `*` matcher, which reads strings). */
+function asciiOf(b: Uint8Array, s: number, e: number): string {
+  let out = '';
+  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]!);
+  return out;
 }
 
 export class FilesystemIndex {
@@ -193,39 +111,102 @@ export class FilesystemIndex {
   }
 
   lookup(d: FilesystemDestination, out: Hits): void {
-    let cur = this.cur;
-    let nxt = this.nxt;
+    this.begin(d.home);
+    const segs = d.segments;
+    for (let k = 0; k < segs.length && this.cur.length > 0; k++) this.stepText(segs[k]!);
+    this.ends(out);
+  }
+
+  /**
+   * `lookup` of a path read in place: the ASCII segments of b[from, end) (a path in normal form, its
+   * root already read: `home` for `~/`), after the segments of `prefix` if any (home's, for the
+   * absolute spelling of a `~/` path). No string is made but for a segment a `*` matcher reads.
+   */
+  lookupBytes(
+    home: boolean,
+    prefix: readonly string[] | null,
+    b: Uint8Array,
+    from: number,
+    end: number,
+    out: Hits,
+  ): void {
+    this.begin(home);
+    if (prefix !== null) {
+      for (let k = 0; k < prefix.length && this.cur.length > 0; k++) this.stepText(prefix[k]!);
+    }
+    let s = from;
+    while (s < end && this.cur.length > 0) {
+      let e = s;
+      while (e < end && b[e] !== 47) e++;
+      this.stepBytes(b, s, e);
+      s = e + 1;
+    }
+    this.ends(out);
+  }
+
+  /** The walk's first step: its root. */
+  private begin(home: boolean): void {
+    const cur = this.cur;
     while (cur.length > 0) cur.pop();
     this.step();
-    this.push(cur, d.home ? this.home : this.absolute);
-    const segs = d.segments;
-    for (let k = 0; k < segs.length && cur.length > 0; k++) {
-      const s = segs[k]!;
-      const h = segmentHash(s);
-      this.step();
-      while (nxt.length > 0) nxt.pop();
-      for (let i = 0; i < cur.length; i++) {
-        const n = cur[i]!;
-        if (this.loops[n] === 1) this.push(nxt, n);
-        if (this.hasLit[n] === 1) {
-          const c = this.edges.find(edgeKey(h, n), n, s);
-          if (c >= 0) this.push(nxt, c);
-        }
-        const globs = this.globs[n];
-        if (globs) {
-          for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
-        }
+    this.push(cur, home ? this.home : this.absolute);
+  }
+
+  /** One step of the walk through the segment `s`. */
+  private stepText(s: string): void {
+    const cur = this.cur;
+    const nxt = this.nxt;
+    const h = segmentHash(s);
+    this.step();
+    while (nxt.length > 0) nxt.pop();
+    for (let i = 0; i < cur.length; i++) {
+      const n = cur[i]!;
+      if (this.loops[n] === 1) this.push(nxt, n);
+      if (this.hasLit[n] === 1) {
+        const c = this.edges.find(edgeKey(h, n), n, s);
+        if (c >= 0) this.push(nxt, c);
       }
-      const t = cur;
-      cur = nxt;
-      nxt = t;
+      const globs = this.globs[n];
+      if (globs) {
+        for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
+      }
     }
+    this.cur = nxt;
+    this.nxt = cur;
+  }
+
+  /** `stepText` for the ASCII segment b[s, e). */
+  private stepBytes(b: Uint8Array, s: number, e: number): void {
+    const cur = this.cur;
+    const nxt = this.nxt;
+    const h = bytesHash(b, s, e);
+    let text: string | null = null;
+    this.step();
+    while (nxt.length > 0) nxt.pop();
+    for (let i = 0; i < cur.length; i++) {
+      const n = cur[i]!;
+      if (this.loops[n] === 1) this.push(nxt, n);
+      if (this.hasLit[n] === 1) {
+        const c = this.edges.findBytes(edgeKey(h, n), n, b, s, e - s);
+        if (c >= 0) this.push(nxt, c);
+      }
+      const globs = this.globs[n];
+      if (globs) {
+        if (text === null) text = asciiOf(b, s, e);
+        for (const g of globs) if (matchSegment(g.seg, text)) this.push(nxt, g.node);
+      }
+    }
+    this.cur = nxt;
+    this.nxt = cur;
+  }
+
+  /** The entries of the paths that end at the walk's nodes. */
+  private ends(out: Hits): void {
+    const cur = this.cur;
     for (let i = 0; i < cur.length; i++) {
       const ref = this.end[cur[i]!]!;
       if (ref >= 0) out.push(ref);
       else if (ref !== -1) collect(this.buckets[-2 - ref]!, 0, out);
     }
-    this.cur = cur;
-    this.nxt = nxt;
   }
 }

@@ -1,6 +1,6 @@
 // Filesystem resources of rules (absolute or `~` paths with `*` within a segment and `**` across
-// segments) and paths of requests, normalized (decisions §4). Globs become segment matchers: no
-// regular expression is built from user input. Pure: no IO.
+// segments) and paths of requests, normalized (decisions §4). Globs become segment matchers
+// (path-match.ts): no regular expression is built from user input. Pure: no IO.
 import { ValidationError } from '../errors.js';
 
 export type PathSegment =
@@ -159,6 +159,27 @@ function normalSegments(value: string): string[] | null {
 }
 
 /**
+ * `normalSegments` for a path read in place, b[s, e) of printable ASCII: where its first segment
+ * starts (after `/` or `~/`) when the path is in normal form, else -1 (it then takes the parser).
+ */
+export function normalPathStart(b: Uint8Array, s: number, e: number): number {
+  let from: number;
+  if (b[s] === 47) from = s + 1;
+  else if (b[s] === 126 && s + 1 < e && b[s + 1] === 47) from = s + 2;
+  else return -1;
+  if (from >= e) return -1;
+  const first = from;
+  for (let i = from; i <= e; i++) {
+    if (i < e && b[i] !== 47) continue;
+    const len = i - from;
+    if (len === 0) return -1;
+    if (b[from] === 46 && (len === 1 || (len === 2 && b[from + 1] === 46))) return -1;
+    from = i + 1;
+  }
+  return first;
+}
+
+/**
  * The same request path in its other spelling when a home directory is known: `~/src` is also
  * `/home/me/src`, and `/home/me/src` is also `~/src`. Null when the path is not under home.
  * `homeSegments` are the segments of the absolute home directory (`/home/me` → ['home', 'me']).
@@ -177,98 +198,28 @@ export function homeAlias(
   return { home: true, segments, path: render(true, segments) };
 }
 
+/**
+ * `homeAlias` of an absolute path read in place (its segments b[from, e), in normal form): where the
+ * rest after the home directory's segments starts (e when nothing is left), or -1 when the path is
+ * not under home.
+ */
+export function homeTail(b: Uint8Array, from: number, e: number, homeSegments: readonly string[]): number {
+  let p = from;
+  for (let k = 0; k < homeSegments.length; k++) {
+    const seg = homeSegments[k]!;
+    const q = p + seg.length;
+    if (q > e) return -1;
+    for (let j = 0; j < seg.length; j++) if (b[p + j] !== seg.charCodeAt(j)) return -1;
+    if (q === e) return k === homeSegments.length - 1 ? e : -1;
+    if (b[q] !== 47) return -1;
+    p = q + 1;
+  }
+  return p;
+}
+
 /** Segments of an absolute home directory; null when it is not a usable absolute path. */
 export function homeSegmentsOf(home: string | undefined): readonly string[] | null {
   if (!home?.startsWith('/')) return null;
   const d = parseFilesystemDestination(home);
   return d.segments.length > 0 ? Object.freeze([...d.segments]) : null;
-}
-
-/** `*` within one segment: literal pieces in order, first at the start, last at the end. */
-export function matchGlobSegment(parts: readonly string[], min: number, s: string): boolean {
-  if (s.length < min) return false;
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  if (!s.startsWith(first) || !s.endsWith(last)) return false;
-  let pos = first.length;
-  const limit = s.length - last.length;
-  for (let k = 1; k < parts.length - 1; k++) {
-    const p = parts[k]!;
-    if (p === '') continue;
-    const at = s.indexOf(p, pos);
-    if (at < 0 || at + p.length > limit) return false;
-    pos = at + p.length;
-  }
-  return true;
-}
-
-export function matchSegment(seg: PathSegment, s: string): boolean {
-  if (seg.kind === 'lit') return seg.text === s;
-  if (seg.kind === 'glob') return matchGlobSegment(seg.parts, seg.min, s);
-  return true;
-}
-
-/**
- * Does a pattern match a normalized path? `**` takes any number of segments (zero included).
- */
-export function matchPath(p: FilesystemPattern, d: FilesystemDestination): boolean {
-  return alignPath(p, d) !== null;
-}
-
-/**
- * Aligns a pattern with a path: a linear-time two-pointer walk that backtracks only to the last
- * `**`. Returns where each pattern segment began in the path (plus the path's length at the end),
- * or null when the pattern does not match.
- */
-function alignPath(p: FilesystemPattern, d: FilesystemDestination): number[] | null {
-  if (p.home !== d.home) return null;
-  const ps = p.segments;
-  const ds = d.segments;
-  const start: number[] = new Array(ps.length + 1).fill(0);
-  let i = 0;
-  let j = 0;
-  let starI = -1;
-  let starJ = 0;
-  while (j < ds.length) {
-    const seg = ps[i];
-    if (seg !== undefined && seg.kind === 'globstar') {
-      start[i] = j;
-      starI = i++;
-      starJ = j;
-    } else if (seg !== undefined && matchSegment(seg, ds[j]!)) {
-      start[i] = j;
-      i++;
-      j++;
-    } else if (starI >= 0) {
-      i = starI + 1;
-      j = ++starJ;
-    } else {
-      return null;
-    }
-  }
-  while (i < ps.length && ps[i]!.kind === 'globstar') start[i++] = j;
-  if (i !== ps.length) return null;
-  start[ps.length] = ds.length;
-  return start;
-}
-
-/**
- * What each wildcard of a matching pattern took from the path, for `--explain`:
- * `"**" took "app/main.go"`, `"*.log" took "x.log"`; null when the pattern does not match.
- */
-export function describePathMatch(p: FilesystemPattern, d: FilesystemDestination): string | null {
-  const start = alignPath(p, d);
-  if (start === null) return null;
-  const ps = p.segments;
-  const ds = d.segments;
-  const parts: string[] = [];
-  ps.forEach((seg, k) => {
-    if (seg.kind === 'globstar') {
-      const taken = ds.slice(start[k], start[k + 1]);
-      parts.push(taken.length === 0 ? '"**" took nothing' : `"**" took "${taken.join('/')}"`);
-    } else if (seg.kind === 'glob') {
-      parts.push(`"${seg.text}" took "${ds[start[k]!]}"`);
-    }
-  });
-  return parts.join(', ');
 }

@@ -4,7 +4,7 @@
 // bytes of their batch line tails lie back to back in one array, so that `--batch` writes a decision
 // from an int without loading the result object at all. Pure: no IO.
 import type { Entry } from './bucket.js';
-import type { EvalResult, MatchedRule, NotEvaluated } from './engine.js';
+import type { EvalResult, MatchedRule, NotEvaluated } from './compile.js';
 
 const DECISION_JSON: unique symbol = Symbol('decisionJson');
 

@@ -84,17 +84,41 @@ const lines = [
   `{"action":"connect:tcp","destination":"${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com.:22"}`,
   `{"action":"connect:tcp","destination":"${'x.'.repeat(140)}github.com"}`,
   `{"action":"connect:tcp","destination":"${'x.'.repeat(200)}github.com"}`,
+  // paths: in normal form they are read in place; any other spelling goes to the parser
+  '{"action":"read","destination":"/src/../etc/passwd"}',
+  '{"action":"read","destination":"/etc/../src/a"}',
+  '{"action":"read","destination":"/src/./a"}',
+  '{"action":"write","destination":"//src//a"}',
+  '{"action":"read","destination":"/src/a/"}',
+  '{"action":"read","destination":"/src"}',
+  '{"action":"read","destination":"/"}',
+  '{"action":"read","destination":"/.."}',
+  '{"action":"read","destination":"/src/.hidden/..x/...y"}',
+  '{"action":"read","destination":"~"}',
+  '{"action":"read","destination":"~/src/a"}',
+  '{"action":"read","destination":"~/../x"}', // leaves home: error record
+  '{"action":"read","destination":"~user/x"}', // error record
+  '{"action":"read","destination":"src/a"}', // relative: error record
+  '{"action":"read","destination":"/src/\\u002e\\u002e/x"}', // escaped dots → JSON.parse
+  '{"action":"read","destination":"/src\\/a"}', // escaped slash
+  '{"action":"read","destination":"/ü/../src/x"}',
+  `{"action":"read","destination":"/src/${'d/'.repeat(200)}f"}`,
 ];
 
-function viaText(input: Uint8Array, opts?: EvaluateOptions): { out: string; counts: unknown } {
-  const p = new BatchProcessor(set, opts);
+function viaText(input: Uint8Array, opts?: EvaluateOptions, on = set): { out: string; counts: unknown } {
+  const p = new BatchProcessor(on, opts);
   const decoder = new TextDecoder();
   const out = p.push(decoder.decode(input, { stream: true })) + p.push(decoder.decode()) + p.end();
   return { out, counts: { ...p.counts } };
 }
 
-function viaBytes(input: Uint8Array, size: number, opts?: EvaluateOptions): { out: string; counts: unknown } {
-  const p = new BatchProcessor(set, opts);
+function viaBytes(
+  input: Uint8Array,
+  size: number,
+  opts?: EvaluateOptions,
+  on = set,
+): { out: string; counts: unknown } {
+  const p = new BatchProcessor(on, opts);
   const parts: Uint8Array[] = [];
   for (let i = 0; i < input.length; i += size) {
     const o = p.pushBytes(input.subarray(i, i + size));
@@ -106,6 +130,36 @@ function viaBytes(input: Uint8Array, size: number, opts?: EvaluateOptions): { ou
 }
 
 const encode = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+// `~` rules, and their other spelling once a home is known
+const homeDoc = await parsePolicyDocument(
+  JSON.stringify({
+    name: 'fs',
+    rules: [
+      {
+        name: 'src',
+        actions: ['read', 'write'],
+        decision: 'allow',
+        resources: ['~/src/**', '/src/*.go'],
+      },
+      {
+        name: 'keys',
+        actions: ['read'],
+        decision: 'deny',
+        resources: ['/home/me/.ssh/**', '~/src/.git/**'],
+      },
+      {
+        name: 'logs',
+        actions: ['read'],
+        decision: 'allow',
+        resources: ['/var/log/*.log', '/data/**/x.db'],
+      },
+      { name: 'home', actions: ['read'], decision: 'allow', resources: ['~', '/home/me', '/', '/a'] },
+    ],
+  }),
+  'home.json',
+);
+const homeSets = [compilePolicies(homeDoc), compilePolicies(homeDoc, { home: '/home/me' })];
 
 describe('BatchProcessor.pushBytes', () => {
   const text = `${lines.join('\n')}\n`;
@@ -158,6 +212,81 @@ describe('BatchProcessor.pushBytes', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('decides paths read from the bytes as the text path does, with and without a home (generated paths)', () => {
+    const segment = fc.constantFrom(
+      'src',
+      'a',
+      'x.go',
+      '.git',
+      '.ssh',
+      'home',
+      'me',
+      'meme',
+      'var',
+      'log',
+      'x.log',
+      'data',
+      'x.db',
+      '.',
+      '..',
+      '',
+      '...',
+      '.a',
+      'ü',
+      'a\\b',
+      '~',
+      '*',
+    );
+    const path = fc
+      .tuple(
+        fc.constantFrom('/', '~/', '~', '', '//', '/home/me/'),
+        fc.array(segment, { maxLength: 5 }),
+        fc.boolean(),
+      )
+      .map(([root, segs, slash]) => root + segs.join('/') + (slash ? '/' : ''));
+    const request = fc.tuple(fc.constantFrom('read', 'write'), path);
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 20 }), fc.constantFrom(0, 1), (reqs, k) => {
+        const input = encode(
+          reqs.map(([action, d]) => `${JSON.stringify({ action, destination: d })}\n`).join(''),
+        );
+        expect(viaBytes(input, input.length, undefined, homeSets[k])).toEqual(
+          viaText(input, undefined, homeSets[k]),
+        );
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('decides both spellings of a path under home as the text path does', () => {
+    const paths = [
+      '/home/me',
+      '/home/me/src/a',
+      '/home/meme/src/a',
+      '/home',
+      '~',
+      '~/src/.git/x',
+      '~/.ssh/k',
+      '/home/me/.ssh/k',
+    ];
+    const input = encode(
+      paths.map((d) => `${JSON.stringify({ action: 'read', destination: d })}\n`).join(''),
+    );
+    const want = viaText(input, undefined, homeSets[1]);
+    expect(viaBytes(input, input.length, undefined, homeSets[1])).toEqual(want);
+    expect(want.out.split('\n').map((l) => (l === '' ? '' : JSON.parse(l).decision))).toEqual([
+      'allow',
+      'allow',
+      'deny',
+      'deny',
+      'allow',
+      'deny',
+      'deny',
+      'deny',
+      '',
+    ]);
   });
 
   it('gives the same output whatever the chunking (lines and UTF-8 characters split across chunks)', () => {

@@ -2,6 +2,7 @@
 // random rule sets and destinations: 2,000 rule sets × 50 destinations per domain kind.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BatchProcessor } from '../../src/policy/batch.js';
 import type { PolicyDoc, RuleDoc } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
 import { naiveEvaluate } from '../support/naive-evaluator.js';
@@ -112,6 +113,7 @@ function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrar
 
 function check(policies: PolicyDoc[], requests: [string, string][], explain: boolean): void {
   const set = compilePolicies(policies);
+  if (!explain) checkBatch(policies, set, requests);
   for (const [action, destination] of requests) {
     const got = evaluate(set, action, destination, { explain });
     const want = naiveEvaluate(policies, action, destination, { explain });
@@ -129,6 +131,34 @@ function check(policies: PolicyDoc[], requests: [string, string][], explain: boo
       });
     }
   }
+}
+
+/**
+ * The same requests through `policy eval --batch`'s byte reader, which decides plain hostnames and
+ * paths in normal form from the input bytes, and any other destination as a string.
+ */
+function checkBatch(
+  policies: PolicyDoc[],
+  set: ReturnType<typeof compilePolicies>,
+  requests: [string, string][],
+): void {
+  const p = new BatchProcessor(set);
+  const input = requests.map(([action, destination]) => `${JSON.stringify({ action, destination })}\n`);
+  const out = Buffer.from(p.pushBytes(Buffer.from(input.join(''))) ?? []).toString('utf8');
+  const lines = out.split('\n').slice(0, -1);
+  expect(lines).toHaveLength(requests.length);
+  requests.forEach(([action, destination], i) => {
+    const { decision, reason, matched } = JSON.parse(lines[i]!);
+    const want = naiveEvaluate(policies, action, destination);
+    if (JSON.stringify({ decision, reason, matched }) !== JSON.stringify(want)) {
+      expect({
+        policies: policies.map((q) => q.rules),
+        action,
+        destination,
+        batch: { decision, reason, matched },
+      }).toEqual({ policies: policies.map((q) => q.rules), action, destination, batch: want });
+    }
+  });
 }
 
 const RUNS = 1000; // per domain: 1,000 sets × 50 destinations × 2 domains = 100,000 cases

@@ -87,6 +87,60 @@ describe('network index at scale', () => {
     }
   });
 
+  it('keeps thousands of CIDRs of one prefix length, several under one prefix, as the naive evaluator does', async () => {
+    const rules = [];
+    for (let i = 0; i < 2000; i++) {
+      rules.push({
+        name: `n${i}`,
+        actions: ['connect:tcp'],
+        decision: i % 9 === 0 ? 'deny' : 'allow',
+        resources: [`10.${i >> 8}.${i & 255}.0/24`],
+      });
+    }
+    // one address, several entries: two ports and any port; and the key -1 (255.255.255.255/32)
+    rules.push({ name: 'p22', actions: ['connect:tcp'], decision: 'deny', resources: ['10.0.5.1:22'] });
+    rules.push({
+      name: 'p443',
+      actions: ['connect:tcp'],
+      decision: 'allow',
+      resources: ['10.0.5.1:443', '10.0.5.1'],
+    });
+    rules.push({
+      name: 'all',
+      actions: ['connect:tcp'],
+      decision: 'allow',
+      resources: ['255.255.255.255/32'],
+    });
+    rules.push({
+      name: 'all22',
+      actions: ['connect:tcp'],
+      decision: 'deny',
+      resources: ['255.255.255.255:22'],
+    });
+    rules.push({ name: 'one22', actions: ['connect:tcp'], decision: 'allow', resources: ['10.9.9.9:22'] });
+    const d = await parsePolicyDocument(JSON.stringify([{ name: 'cidrs', rules }]), 'cidrs.json');
+    const set = compilePolicies(d);
+    const dests = [
+      '10.0.5.1',
+      '10.0.5.1:22',
+      '10.0.5.1:443',
+      '10.0.6.1:22',
+      '255.255.255.255',
+      '255.255.255.255:22',
+      '10.9.9.9:22',
+      '10.9.9.9',
+    ];
+    for (let i = 0; i < 2100; i += 13) dests.push(`10.${i >> 8}.${i & 255}.77:${i % 3 === 0 ? 22 : 443}`);
+    for (const dest of dests) {
+      const got = evaluate(set, 'connect:tcp', dest);
+      expect({ decision: got.decision, reason: got.reason, matched: got.matched }, dest).toEqual(
+        naiveEvaluate(d, 'connect:tcp', dest),
+      );
+    }
+    expect(evaluate(set, 'connect:tcp', '10.0.5.1:22').reason).toMatch(/"p22"/);
+    expect(evaluate(set, 'connect:tcp', '255.255.255.255:22').decision).toBe('deny');
+  });
+
   it('reads IPv4 addresses in place exactly as the parser does, odd forms included', async () => {
     const d = await big();
     const set = compilePolicies(d);

@@ -1,0 +1,115 @@
+// The literal edges of a path index's trie (path-index.ts), flat, and the hashes that key them.
+// Pure: no IO.
+import { FNV_OFFSET, FNV_PRIME, finish } from './bucket.js';
+
+/**
+ * Literal edges of the trie, flat: one open-addressed table keyed by a hash of (parent, segment),
+ * records of [parent, child, length, then the characters two to an int] in one Int32Array. Thousands
+ * of rules under one directory cost a slot and a record per step, not a Map's chain of objects.
+ */
+export class EdgeTable {
+  count = 0;
+  recs = new Int32Array(1024);
+  chars = new Uint16Array(this.recs.buffer);
+  used = 0;
+  /** Per slot, 2 ints: the edge's key, and its record's offset + 1 (0: empty). */
+  table = new Int32Array(256);
+  mask = 127;
+
+  /** The child of `parent` through segment `s` whose key is `key`, or -1. */
+  find(key: number, parent: number, s: string): number {
+    const table = this.table;
+    const mask = this.mask;
+    const len = s.length;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const v = table[2 * i + 1]!;
+      if (v === 0) return -1;
+      if (table[2 * i] !== key) continue;
+      const r = v - 1;
+      const recs = this.recs;
+      if (recs[r] !== parent || recs[r + 2] !== len) continue;
+      const chars = this.chars;
+      const off = 2 * (r + 3);
+      let j = 0;
+      while (j < len && chars[off + j] === s.charCodeAt(j)) j++;
+      if (j === len) return recs[r + 1]!;
+    }
+  }
+
+  /** `find` for the segment b[s, s + len), all ASCII (a byte is then its character's code). */
+  findBytes(key: number, parent: number, b: Uint8Array, s: number, len: number): number {
+    const table = this.table;
+    const mask = this.mask;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const v = table[2 * i + 1]!;
+      if (v === 0) return -1;
+      if (table[2 * i] !== key) continue;
+      const r = v - 1;
+      const recs = this.recs;
+      if (recs[r] !== parent || recs[r + 2] !== len) continue;
+      const chars = this.chars;
+      const off = 2 * (r + 3);
+      let j = 0;
+      while (j < len && chars[off + j] === b[s + j]) j++;
+      if (j === len) return recs[r + 1]!;
+    }
+  }
+
+  insert(key: number, parent: number, s: string, child: number): void {
+    const size = 3 + ((s.length + 1) >> 1);
+    if (this.used + size > this.recs.length) {
+      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
+      grown.set(this.recs);
+      this.recs = grown;
+      this.chars = new Uint16Array(grown.buffer);
+    }
+    const r = this.used;
+    this.used += size;
+    this.recs[r] = parent;
+    this.recs[r + 1] = child;
+    this.recs[r + 2] = s.length;
+    for (let i = 0; i < s.length; i++) this.chars[2 * (r + 3) + i] = s.charCodeAt(i);
+    this.count++;
+    if (this.count * 2 > this.mask + 1) this.rehash();
+    else this.place(key, r);
+  }
+
+  private place(key: number, r: number): void {
+    const mask = this.mask;
+    let i = key & mask;
+    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
+    this.table[2 * i] = key;
+    this.table[2 * i + 1] = r + 1;
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(2 * size);
+    this.mask = size - 1;
+    for (let r = 0; r < this.used; r += 3 + ((this.recs[r + 2]! + 1) >> 1)) {
+      const off = 2 * (r + 3);
+      let h = FNV_OFFSET;
+      for (let i = 0; i < this.recs[r + 2]!; i++) h = Math.imul(h ^ this.chars[off + i]!, FNV_PRIME);
+      this.place(edgeKey(h, this.recs[r]!), r);
+    }
+  }
+}
+
+/** The hash of a segment's characters (FNV-1a), computed once per segment of a request. */
+export function segmentHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** `segmentHash` of the ASCII segment b[s, e). */
+export function bytesHash(b: Uint8Array, s: number, e: number): number {
+  let h = FNV_OFFSET;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
+  return h;
+}
+
+/** The key of the edge from `parent` through a segment whose hash is `h`. */
+export function edgeKey(h: number, parent: number): number {
+  return finish(h ^ Math.imul(parent + 1, 0x9e3779b1));
+}
