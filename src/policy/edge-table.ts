@@ -1,6 +1,7 @@
 // The literal edges of a path index's trie (path-index.ts), flat, and the hashes that key them.
 // Pure: no IO.
 import { FNV_OFFSET, FNV_PRIME, finish } from './bucket.js';
+import { placeInSlots, roomFor } from './flat-slots.js';
 
 /**
  * Literal edges of the trie, flat: one open-addressed table keyed by a hash of (parent, segment),
@@ -57,11 +58,10 @@ export class EdgeTable {
 
   insert(key: number, parent: number, s: string, child: number): void {
     const size = 3 + ((s.length + 1) >> 1);
-    if (this.used + size > this.recs.length) {
-      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
-      grown.set(this.recs);
-      this.recs = grown;
-      this.chars = new Uint16Array(grown.buffer);
+    const recs = roomFor(this.recs, this.used + size);
+    if (recs !== this.recs) {
+      this.recs = recs;
+      this.chars = new Uint16Array(recs.buffer);
     }
     const r = this.used;
     this.used += size;
@@ -75,11 +75,7 @@ export class EdgeTable {
   }
 
   private place(key: number, r: number): void {
-    const mask = this.mask;
-    let i = key & mask;
-    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
-    this.table[2 * i] = key;
-    this.table[2 * i + 1] = r + 1;
+    placeInSlots(this.table, this.mask, key, r);
   }
 
   private rehash(): void {

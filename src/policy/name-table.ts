@@ -1,6 +1,7 @@
 // The names of the network index: hostnames and `*.`/`**.` suffixes in one flat open-addressed
 // table, a bit filter in front of it, and their entries per kind. Pure: no IO.
 import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
+import { placeInSlots, roomFor } from './flat-slots.js';
 
 /**
  * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
@@ -86,11 +87,10 @@ export class NameTable {
 
   private insert(key: number, name: string): number {
     const size = REC_CHARS + ((name.length + 1) >> 1);
-    if (this.used + size > this.recs.length) {
-      const grown = new Int32Array(Math.max(this.recs.length * 2, this.used + size));
-      grown.set(this.recs);
-      this.recs = grown;
-      this.chars = new Uint16Array(grown.buffer);
+    const recs = roomFor(this.recs, this.used + size);
+    if (recs !== this.recs) {
+      this.recs = recs;
+      this.chars = new Uint16Array(recs.buffer);
     }
     const r = this.used;
     this.used += size;
@@ -106,11 +106,7 @@ export class NameTable {
   }
 
   private place(key: number, r: number): void {
-    const mask = this.mask;
-    let i = key & mask;
-    while (this.table[2 * i + 1] !== 0) i = (i + 1) & mask;
-    this.table[2 * i] = key;
-    this.table[2 * i + 1] = r + 1;
+    placeInSlots(this.table, this.mask, key, r);
   }
 
   /** False when no name has the key `key` (true: maybe one has). */
