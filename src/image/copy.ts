@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../api/registry/client.js';
-import type { ImageManifest } from '../api/registry/media-types.js';
 import { IntegrityError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference } from '../ref/reference.js';
@@ -36,15 +35,14 @@ export interface CopyOptions {
 
 export async function copyImage(opts: CopyOptions): Promise<TransferResult> {
   const { client, src, dst } = opts;
-  const { top, below, images, single } = await resolveImages(
+  const { top, below, images, singleConfig } = await resolveImages(
     client,
     src,
     opts.platform,
     Boolean(opts.allPlatforms),
   );
   // Only a platform the user named is checked: a copy does not run the image.
-  const configDesc =
-    single && opts.platformExplicit ? (top.parsed as { manifest: ImageManifest }).manifest.config : undefined;
+  const configDesc = opts.platformExplicit ? singleConfig : undefined;
   const config =
     configDesc &&
     (await checkSingleImage({

@@ -54,9 +54,9 @@ export interface ResolvedImages {
   images: FetchedManifest[];
   /**
    * A platform was to be picked but the reference named an image manifest, not an index: the
-   * image's platform is only in its config.
+   * image's platform is only in its config, described here (undefined otherwise).
    */
-  single: boolean;
+  singleConfig: Descriptor | undefined;
 }
 
 /** The manifests a pull or copy takes: one platform's image, or with allPlatforms the whole tree. */
@@ -72,11 +72,12 @@ export async function resolveImages(
   const what = formatReference(ref);
   if (top.parsed.kind === 'index' && allPlatforms) {
     const below = await manifestsBelow(top, fetch, what);
-    return { top, below, images: below.filter((m) => m.parsed.kind === 'image'), single: false };
+    return { top, below, images: below.filter((m) => m.parsed.kind === 'image'), singleConfig: undefined };
   }
   const image = await findPlatform(top, platform, fetch, what);
   // With --all-platforms a single image is simply taken: no platform was asked for.
-  return { top: image, below: [], images: [image], single: top.parsed.kind === 'image' && !allPlatforms };
+  const singleConfig = top.parsed.kind === 'image' && !allPlatforms ? top.parsed.manifest.config : undefined;
+  return { top: image, below: [], images: [image], singleConfig };
 }
 
 export async function pullImage(opts: PullOptions): Promise<TransferResult> {
@@ -84,14 +85,13 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
   if (dest.transport === 'docker-archive' && opts.allPlatforms) {
     throw new UsageError('a docker archive holds one platform: pull --all-platforms into oci:DIR instead');
   }
-  const { top, below, images, single } = await resolveImages(
-    client,
-    ref,
-    opts.platform,
-    Boolean(opts.allPlatforms),
-  );
+  const {
+    top,
+    below,
+    images,
+    singleConfig: configDesc,
+  } = await resolveImages(client, ref, opts.platform, Boolean(opts.allPlatforms));
   // Checked before anything is written; the config's bytes are kept, not fetched twice.
-  const configDesc = single ? (top.parsed as { manifest: ImageManifest }).manifest.config : undefined;
   const config =
     configDesc &&
     (await checkSingleImage({
