@@ -59,6 +59,42 @@ export function collect(b: Bucket, port: number, out: Hits): void {
   }
 }
 
+/**
+ * The entries of one key kept in a flat table as a ref and a port, side by side at refs[at] and
+ * refs[at + 1]: a ref is -1 (none), an entry id (one entry, on that port, 0 for any), or -2 - i
+ * for `buckets[i]` (several entries). Adds entry `id` on `port`.
+ */
+export function addRef(refs: Int32Array, at: number, buckets: Bucket[], id: number, port: number): void {
+  const ref = refs[at]!;
+  if (ref === -1) {
+    refs[at] = id;
+    refs[at + 1] = port;
+    return;
+  }
+  if (ref >= 0) {
+    const b = new Bucket();
+    b.add(ref, refs[at + 1]!);
+    refs[at] = -2 - buckets.length;
+    buckets.push(b);
+  }
+  buckets[-2 - refs[at]!]!.add(id, port);
+}
+
+/** Adds the ids of the ref at refs[at] (see addRef) that apply on `port`. */
+export function emitRef(
+  refs: Int32Array,
+  at: number,
+  buckets: readonly Bucket[],
+  port: number,
+  out: Hits,
+): void {
+  const ref = refs[at]!;
+  if (ref >= 0) {
+    const p = refs[at + 1]!;
+    if (p === 0 || p === port) out.push(ref);
+  } else if (ref !== -1) collect(buckets[-2 - ref]!, port, out);
+}
+
 /** FNV-1a, the hash of the names and path segments the indexes look up. */
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;

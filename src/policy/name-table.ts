@@ -1,6 +1,6 @@
 // The names of the network index: hostnames and `*.`/`**.` suffixes in one flat open-addressed
 // table, a bit filter in front of it, and their entries per kind. Pure: no IO.
-import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
+import { addRef, type Bucket, emitRef, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
 import { placeInSlots, roomFor } from './flat-slots.js';
 
 /**
@@ -58,31 +58,12 @@ export class NameTable {
     const key = nameKey(text, 0, text.length);
     let r = this.find(key, text, 0, text.length);
     if (r < 0) r = this.insert(key, name);
-    const at = r + 1 + 2 * kind;
-    const recs = this.recs;
-    const ref = recs[at]!;
-    if (ref === -1) {
-      recs[at] = id;
-      recs[at + 1] = port;
-      return;
-    }
-    if (ref >= 0) {
-      const b = new Bucket();
-      b.add(ref, recs[at + 1]!);
-      recs[at] = -2 - this.buckets.length;
-      this.buckets.push(b);
-    }
-    this.buckets[-2 - recs[at]!]!.add(id, port);
+    addRef(this.recs, r + 1 + 2 * kind, this.buckets, id, port);
   }
 
   /** Adds the entries of record `r` for `kind` that apply on `port`. */
   emit(r: number, kind: number, port: number, out: Hits): void {
-    const at = r + 1 + 2 * kind;
-    const ref = this.recs[at]!;
-    if (ref >= 0) {
-      const p = this.recs[at + 1]!;
-      if (p === 0 || p === port) out.push(ref);
-    } else if (ref !== -1) collect(this.buckets[-2 - ref]!, port, out);
+    emitRef(this.recs, r + 1 + 2 * kind, this.buckets, port, out);
   }
 
   private insert(key: number, name: string): number {

@@ -1,7 +1,8 @@
 // The network index of one action: hostnames and `*.`/`**.` suffixes in one flat hash table keyed
 // by the whole name (name-table.ts; a lookup hashes every suffix of the destination in one scan from
 // the right), `**` in one bucket, IPv4 CIDRs in one flat table per prefix length (v4-table.ts),
-// IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of rules. Pure: no IO.
+// IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of
+// rules. Pure: no IO.
 import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
 import { EXACT, MANY, NameTable, ONE } from './name-table.js';
 import type { NetworkPattern } from './network.js';

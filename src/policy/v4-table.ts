@@ -1,12 +1,11 @@
 // The IPv4 CIDRs of one prefix length: entries keyed by the prefix's bits in one flat
 // open-addressed table. Pure: no IO.
-import { Bucket, collect, finish, type Hits } from './bucket.js';
+import { addRef, type Bucket, emitRef, finish, type Hits } from './bucket.js';
 
 /**
- * Per slot, 3 ints: the key (a prefix's bits, as an int32), a ref and its port. A ref is -1 (empty
- * slot), an entry id (one entry, on `port`, 0 for any) or -2 - i for `buckets[i]` (several). A
- * lookup costs one slot, loaded once the rule set outgrows the caches, where a Map of Buckets cost
- * a chain of objects.
+ * Per slot, 3 ints: the key (a prefix's bits, as an int32), then a ref and its port (bucket.ts's
+ * addRef; a ref of -1 is an empty slot). A lookup costs one slot, loaded once the rule set outgrows
+ * the caches, where a Map of Buckets cost a chain of objects.
  */
 export class V4Table {
   private count = 0;
@@ -17,23 +16,10 @@ export class V4Table {
   /** Adds entry `id` on `port` under `key`. */
   add(key: number, id: number, port: number): void {
     const at = this.slotOf(key);
-    const slots = this.slots;
-    const ref = slots[at + 1]!;
-    if (ref === -1) {
-      slots[at] = key;
-      slots[at + 1] = id;
-      slots[at + 2] = port;
-      this.count++;
-      if (this.count * 2 > this.mask + 1) this.grow();
-      return;
-    }
-    if (ref >= 0) {
-      const b = new Bucket();
-      b.add(ref, slots[at + 2]!);
-      slots[at + 1] = -2 - this.buckets.length;
-      this.buckets.push(b);
-    }
-    this.buckets[-2 - slots[at + 1]!]!.add(id, port);
+    const fresh = this.slots[at + 1] === -1;
+    if (fresh) this.slots[at] = key;
+    addRef(this.slots, at + 1, this.buckets, id, port);
+    if (fresh && ++this.count * 2 > this.mask + 1) this.grow();
   }
 
   /** Adds the entries under `key` that apply on `port`. */
@@ -45,10 +31,7 @@ export class V4Table {
       const ref = slots[at + 1]!;
       if (ref === -1) return;
       if (slots[at] !== key) continue;
-      if (ref >= 0) {
-        const p = slots[at + 2]!;
-        if (p === 0 || p === port) out.push(ref);
-      } else collect(this.buckets[-2 - ref]!, port, out);
+      emitRef(slots, at + 1, this.buckets, port, out);
       return;
     }
   }
