@@ -1,4 +1,4 @@
-// What the flat tables of the indexes (name-table.ts, edge-table.ts) share when they are built:
+// What the flat tables of the indexes (name-table.ts, edge-table.ts, path-index.ts) share when built:
 // records appended to one growing Int32Array, and open-addressed slots of (key, record + 1) pairs.
 // Lookups stay in each table, written for its own kind of key. Pure: no IO.
 

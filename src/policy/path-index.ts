@@ -4,6 +4,7 @@
 // built from user input. Pure: no IO.
 import { Bucket, collect, type Hits } from './bucket.js';
 import { bytesHash, EdgeTable, edgeKey, segmentHash } from './edge-table.js';
+import { roomFor } from './flat-slots.js';
 import type { FilesystemDestination, FilesystemPattern, PathSegment } from './path.js';
 import { matchSegment } from './path-match.js';
 
@@ -30,7 +31,7 @@ export class FilesystemIndex {
   private readonly end: number[] = [];
   private readonly buckets: Bucket[] = [];
   /** Per node: the step of the walk that last added it (no node twice in one step). */
-  private mark = new Int32Array(16);
+  private mark: Int32Array<ArrayBuffer> = new Int32Array(16);
   private gen = 0;
   private readonly absolute = this.node(false);
   private readonly home = this.node(false);
@@ -44,11 +45,7 @@ export class FilesystemIndex {
     this.globstar.push(-1);
     this.globs.push(null);
     this.end.push(-1);
-    if (n === this.mark.length) {
-      const grown = new Int32Array(n * 2);
-      grown.set(this.mark);
-      this.mark = grown;
-    }
+    this.mark = roomFor(this.mark, n + 1);
     return n;
   }
 
