@@ -12,6 +12,7 @@ import {
   scanDestination,
   scanHostChars,
 } from './network-destination.js';
+import type { NetworkIndex } from './network-index.js';
 import {
   type FilesystemDestination,
   homeAlias,
@@ -71,7 +72,7 @@ export function evaluate(
  */
 export function decide(set: CompiledPolicySet, action: string, destination: string): number {
   hits.n = 0;
-  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+  const net = networkIndex(set, action);
   if (net !== null) {
     // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
     // same scan.
@@ -148,6 +149,11 @@ function hitsCode(set: CompiledPolicySet): number {
   return n === 0 ? set.entries.length : MIXED;
 }
 
+/** The network index of a network action, or null for any other action. */
+function networkIndex(set: CompiledPolicySet, action: string): NetworkIndex | null {
+  return action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+}
+
 /** The path index of a filesystem action; throws for an unknown action. */
 function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex {
   const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
@@ -173,7 +179,7 @@ function lookupPath(
 /** `evaluate` with `explain`: every matching resource of every rule, and why it matched. */
 function explained(set: CompiledPolicySet, action: string, destination: string): EvalResult {
   hits.n = 0;
-  const net = action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
+  const net = networkIndex(set, action);
   if (net !== null) {
     const nd = parseNetworkDestination(destination);
     net.lookup(nd, hits);
