@@ -62,8 +62,16 @@ export class ConflictError extends HubctlError {
 
 /** The network failed, or the server kept failing after retries. */
 export class NetworkError extends HubctlError {
-  override readonly code = 'NETWORK';
+  override readonly code: string = 'NETWORK';
   override readonly exitCode = ExitCode.NETWORK;
+}
+
+/**
+ * A server answered, but not with what the interface documents (wrong JSON shape, a body over its
+ * cap, a link to another origin). Exit 7 like any server failure: the input was fine.
+ */
+export class UnexpectedAnswerError extends NetworkError {
+  override readonly code = 'UNEXPECTED_ANSWER';
 }
 
 /** The user declined a confirmation or pressed Ctrl-C. */

@@ -1,0 +1,69 @@
+// Server answers are parsed at the edge: every JSON answer goes through a schema of what the
+// interface documents before any command sees it. Anything else is one sentence, "unexpected
+// answer from <host>: <what was wrong>", exit 7 (UnexpectedAnswerError).
+//
+// valibot, not zod: it loads in ~8 ms against zod's ~90 ms (measured on this 2-core machine), and
+// it is bundled into the network chunks, so `policy eval`, `--help` and `config` never load it.
+import * as v from 'valibot';
+import { UnexpectedAnswerError } from '../errors.js';
+
+export { v };
+
+/** Where an answer came from, for the message. */
+export interface AnswerSource {
+  /** host[:port] of the server that answered. */
+  host: string;
+  /** What we were doing ("listing policies of org acme"), prefixed to the message. */
+  what?: string;
+}
+
+/** Checks a decoded JSON value against a schema; returns the typed value or throws UnexpectedAnswerError. */
+export function checkAnswer<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  source: AnswerSource,
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  throw new UnexpectedAnswerError(
+    `${source.what ? `${source.what}: ` : ''}unexpected answer from ${source.host}: ${describeIssue(result.issues[0])}`,
+  );
+}
+
+/** Reads a response body as JSON and checks it against a schema. */
+export async function readAnswer<S extends v.GenericSchema>(
+  res: { url: string; json<T = unknown>(): Promise<T> },
+  schema: S,
+  what?: string,
+): Promise<v.InferOutput<S>> {
+  const value = await res.json();
+  return checkAnswer(schema, value, { host: hostOf(res.url), what });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the server';
+  }
+}
+
+/** "data[2].name: expected a string, got null" — the path in the document, then what was wrong. */
+export function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const path = (issue.path ?? [])
+    .map((item) => (typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`))
+    .join('')
+    .replace(/^\./, '');
+  if (issue.input === undefined && path) return `${path}: missing`;
+  const got = describeValue(issue.input);
+  const expected = issue.expected ? `expected ${issue.expected}, got ${got}` : issue.message;
+  return path ? `${path}: ${expected}` : expected;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
