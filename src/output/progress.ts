@@ -4,7 +4,7 @@
 
 import type { IO } from './io.js';
 
-export type BlobAction = 'pushed' | 'mounted' | 'skipped' | 'pulled';
+export type BlobAction = 'pushed' | 'mounted' | 'skipped' | 'pulled' | 'copied';
 
 export interface TransferProgress {
   /** A blob's transfer starts (or is known to be needed). */
