@@ -227,7 +227,9 @@ describe('import rules', () => {
     const bad: string[] = [];
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
       for (const spec of f.runtime.filter((s) => s.startsWith('.'))) {
-        const target = relative(SRC, resolve(SRC, dirname(f.path), spec)).split('\\').join('/');
+        const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
+          .split('\\')
+          .join('/');
         if (target.startsWith('image/') && !allowed.includes(target)) bad.push(`${f.path} imports ${spec}`);
         // The registry client is built by the context (ctx.registry()), not by a command.
         if (target.startsWith('api/registry/client')) bad.push(`${f.path} imports ${spec}`);
@@ -235,7 +237,9 @@ describe('import rules', () => {
     }
     expect(bad).toEqual([]);
     // And the rule bites: an image command does use the door.
-    expect(files.find((f) => f.path === 'commands/image/shared.ts')?.runtime).toContain('../../image/places.js');
+    expect(files.find((f) => f.path === 'commands/image/shared.ts')?.runtime).toContain(
+      '../../image/places.js',
+    );
   });
 
   it('src never imports test code', () => {
