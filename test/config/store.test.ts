@@ -144,6 +144,9 @@ describe('config store', () => {
     writeFileSync(join(d, 'credentials.json'), '{"registries":{"__proto__":{"username":"u","secret":"s"}}}');
     expect(store.registryCredential('__proto__')).toEqual({ username: 'u', secret: 's' });
     expect(store.deleteRegistryCredential('__proto__')).toBe(true);
-    expect(JSON.parse(readFileSync(join(d, 'credentials.json'), 'utf8'))).toEqual({ hub: {}, registries: {} });
+    expect(JSON.parse(readFileSync(join(d, 'credentials.json'), 'utf8'))).toEqual({
+      hub: {},
+      registries: {},
+    });
   });
 });

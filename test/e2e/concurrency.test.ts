@@ -54,7 +54,7 @@ describeWithRegistry('20 concurrent runs of bin/hubctl.js', () => {
     const results = await Promise.all(runs);
     for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, stdout: '' });
 
-    const dir = env.HUBCTL_CONFIG_DIR;
+    const dir = env.HUBCTL_CONFIG_DIR!;
     const stored = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'));
     expect(Object.keys(stored.hub).sort()).toEqual(
       Array.from({ length: RUNS / 2 }, (_, i) => `p${i}`).sort(),
