@@ -29,7 +29,7 @@ describeWithRegistry('image pull into a layout that holds a corrupt blob', () =>
     const layer = src.images[0]!.layers[1]!;
     const path = join(dest, 'blobs', 'sha256', layer.digest.slice('sha256:'.length));
     const bytes = readFileSync(path);
-    bytes[bytes.length - 1] ^= 0xff; // same size, one byte flipped
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1); // same size, one byte flipped
     writeFileSync(path, bytes);
 
     const again = await w.run(['--json', 'image', 'pull', ref, `oci:${dest}:v1`]);
