@@ -65,8 +65,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
     m = await findPlatform(m, opts.platform, (d) => client.getManifest(ref, d.digest), formatReference(ref));
   }
   if (opts.raw) {
-    ctx.io.stdout.write(m.bytes.toString('utf8'));
-    if (!m.bytes.toString('utf8').endsWith('\n')) ctx.io.stdout.write('\n');
+    ctx.output.verbatim(m.bytes.toString('utf8'));
     return;
   }
   const manifest = JSON.parse(m.bytes.toString('utf8')) as unknown;
