@@ -3,14 +3,13 @@
 // broken download (verified-write.ts); a blob already there is hashed before it is skipped, and
 // rewritten when its bytes are wrong. index.json names the image only at commit.
 
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { rm, stat, unlink } from 'node:fs/promises';
 import { parseManifest } from '../api/registry/manifest.js';
 import type { Descriptor } from '../api/registry/media-types.js';
 import { IntegrityError } from '../errors.js';
+import { tryLock } from '../files/lock.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
-import { READ_CHUNK } from './io-sizes.js';
 import { OciLayout } from './oci-layout.js';
 import type { BlobFeed, BlobRead, ImageDestination, ImageSource, StoredManifest } from './store.js';
 import { writeVerifiedBlob } from './verified-write.js';
@@ -49,19 +48,15 @@ export class OciSource implements ImageSource {
   async close(): Promise<void> {}
 }
 
-async function fileDigest(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK }))
-    hash.update(chunk as Buffer);
-  return `sha256:${hash.digest('hex')}`;
-}
-
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,
   );
 }
+
+/** A download's claim on its partial file is taken over only when its run is gone, or after a day. */
+const DOWNLOAD_STALE_MS = 24 * 60 * 60 * 1000;
 
 export class OciDestination implements ImageDestination {
   readonly accepts = 'oci';
@@ -76,6 +71,8 @@ export class OciDestination implements ImageDestination {
     private readonly dir: string,
     private readonly tag: string | undefined,
     private readonly signal?: AbortSignal,
+    /** Told when a blob of the layout had wrong bytes and is fetched again. */
+    private readonly notice?: (line: string) => void,
   ) {}
 
   private open(): Promise<OciLayout> {
@@ -87,9 +84,7 @@ export class OciDestination implements ImageDestination {
   }
 
   async hasBlob(d: Descriptor): Promise<boolean> {
-    const layout = await this.open();
-    if ((await layout.blobSize(d.digest)) !== d.size) return false;
-    return (await fileDigest(layout.blobPath(d.digest))) === d.digest;
+    return (await this.open()).hasVerifiedBlob(d.digest, d.size);
   }
 
   async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
@@ -98,18 +93,31 @@ export class OciDestination implements ImageDestination {
       progress.done(d.digest, d.size, 'skipped');
       return 'skipped';
     }
-    // Wrong bytes under the right name (a torn copy, a disk error): replaced, not trusted.
-    await unlink(layout.blobPath(d.digest)).catch(() => undefined);
+    if ((await layout.blobSize(d.digest)) !== undefined) {
+      // Wrong bytes under the right name (truncated, altered): never skipped, fetched again.
+      this.notice?.(`blob ${d.digest} in ${this.dir} does not match its digest: fetching it again`);
+      await unlink(layout.blobPath(d.digest)).catch(() => undefined);
+    }
     progress.begin(d.digest, d.size);
-    await writeVerifiedBlob({
-      digest: d.digest,
-      size: d.size,
-      finalPath: layout.blobPath(d.digest),
-      partialPath: layout.partialPath(d.digest),
-      open: (start) => feed.open(start),
-      onProgress: (have) => progress.update(d.digest, have),
-      signal: this.signal,
-    });
+    // Another run writing into this layout may be downloading the same blob: it keeps the shared
+    // partial file (the one a later run resumes); this run downloads into a file of its own.
+    const shared = layout.partialPath(d.digest);
+    const release = tryLock(shared, DOWNLOAD_STALE_MS);
+    const partialPath = release ? shared : `${shared}-${randomBytes(4).toString('hex')}`;
+    try {
+      await writeVerifiedBlob({
+        digest: d.digest,
+        size: d.size,
+        finalPath: layout.blobPath(d.digest),
+        partialPath,
+        open: (start) => feed.open(start),
+        onProgress: (have) => progress.update(d.digest, have),
+        signal: this.signal,
+      });
+    } finally {
+      if (release) release();
+      else await rm(partialPath, { force: true });
+    }
     const action = feed.repository ? 'pulled' : 'copied';
     progress.done(d.digest, d.size, action);
     return action;

@@ -20,6 +20,8 @@ export interface PlaceDeps {
   monolithicMax?: number;
   chunkSize?: number;
   note?: (line: string) => void;
+  /** Lines for the user (stderr, not with --quiet or --json). */
+  notice?: (line: string) => void;
 }
 
 /** How a place is named in messages and results. */
@@ -116,7 +118,7 @@ export async function openDestination(
     case 'oci': {
       const { OciDestination } = await import('./oci-store.js');
       await parentExists(place.path);
-      return new OciDestination(name, place.path, place.tag ?? tagOf(from), deps.signal);
+      return new OciDestination(name, place.path, place.tag ?? tagOf(from), deps.signal, deps.notice);
     }
     case 'oci-archive': {
       const { OciArchiveDestination } = await import('./oci-archive.js');

@@ -223,6 +223,7 @@ describe('import rules', () => {
       'image/delete.js',
       'image/resume-state.js',
       'image/all-tags.js',
+      'image/image-config.js',
     ];
     const bad: string[] = [];
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {

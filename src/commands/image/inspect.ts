@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { parseImageConfig } from '../../api/registry/manifest.js';
 import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
+import { ValidationError } from '../../errors.js';
+import { isImageConfig } from '../../image/image-config.js';
 import { openSource } from '../../image/places.js';
 import { formatPlatform, parsePlatform } from '../../image/platform.js';
 import { readSmallBlob, selectImages } from '../../image/select.js';
@@ -74,6 +77,20 @@ function extraRows(extra: ReturnType<typeof artifactFields>): [string, string][]
   return rows;
 }
 
+/**
+ * An image config through its schema: from a registry a wrong one is an unexpected answer (exit 7),
+ * from a file invalid input (exit 2). An artifact's config need not be JSON: shown as nothing.
+ */
+function readConfig(place: PlaceRef, what: string, d: Descriptor, bytes: Buffer): Record<string, unknown> {
+  if (!isImageConfig(d)) return {};
+  if (place.transport === 'registry') return parseImageConfig(bytes, what, place.ref.registry);
+  try {
+    return parseImageConfig(bytes, what, 'the file');
+  } catch (err) {
+    throw new ValidationError(`${what}: the image config is not valid`, { cause: err });
+  }
+}
+
 export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   const source = await openSource(opts.place, placeDeps(ctx));
   try {
@@ -91,8 +108,7 @@ async function show(ctx: Context, opts: InspectOptions, source: Awaited<ReturnTy
     : { top: await source.getManifest(await source.resolve()), config: undefined };
   const m = sel.top;
   if (opts.raw) {
-    const text = m.bytes.toString('utf8');
-    ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    ctx.output.verbatim(m.bytes.toString('utf8'));
     return;
   }
   const manifest = JSON.parse(m.bytes.toString('utf8')) as unknown;
@@ -125,14 +141,7 @@ async function show(ctx: Context, opts: InspectOptions, source: Awaited<ReturnTy
   }
   const img = m.parsed.manifest;
   const configBytes = sel.config?.bytes ?? (await readSmallBlob(source, img.config));
-  let config: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(configBytes.toString('utf8')) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      config = parsed as Record<string, unknown>;
-  } catch {
-    // An artifact's config need not be JSON: shown without a platform.
-  }
+  const config = readConfig(opts.place, source.name, img.config, configBytes);
   const layersSize = img.layers.reduce((s, l) => s + l.size, 0);
   if (ctx.output.json) {
     ctx.output.printJson({ ...base, layersSize, manifest, config });

@@ -49,6 +49,7 @@ export function placeDeps(ctx: Context): PlaceDeps {
     ...stores(ctx),
     ...uploadSizes(ctx),
     note: note(ctx),
+    notice: (line) => ctx.output.info(line),
   };
 }
 
