@@ -95,7 +95,7 @@ complete -c hubctl -n '__fish_seen_subcommand_from copy; and __fish_seen_subcomm
 complete -c hubctl -n '__fish_seen_subcommand_from delete; and __fish_seen_subcommand_from image' -l dry-run -d 'only list what would be deleted'
 complete -c hubctl -n '__fish_seen_subcommand_from auth' -a login -d 'Check a credential and store it: the hub account, or a registry host'
 complete -c hubctl -n '__fish_seen_subcommand_from auth' -a logout -d 'Remove the credential hubctl stored (the hub account of the profile, or a registry host)'
-complete -c hubctl -n '__fish_seen_subcommand_from auth' -a status -d 'Show the account, where its credential comes from, and the JWT expiry'
+complete -c hubctl -n '__fish_seen_subcommand_from auth' -a status -d 'Show the hub account and every registry credential, where each comes from (never a secret); with a registry, check its credential'
 complete -c hubctl -n '__fish_seen_subcommand_from auth' -a token -d 'Print a fresh hub JWT on stdout, for scripts'
 complete -c hubctl -n '__fish_seen_subcommand_from login; and __fish_seen_subcommand_from auth' -l username -r -d 'account name (env HUBCTL_USERNAME)'
 complete -c hubctl -n '__fish_seen_subcommand_from login; and __fish_seen_subcommand_from auth' -s u -r -d 'account name (env HUBCTL_USERNAME)'

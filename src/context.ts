@@ -150,7 +150,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       signal: deps.signal,
       credentials: async (host) => {
         const cred = await (await credentials()).registry(host.toLowerCase());
-        return cred ? { username: cred.username, secret: cred.secret } : undefined;
+        return cred
+          ? { username: cred.username, secret: cred.secret, identityToken: cred.identityToken }
+          : undefined;
       },
     });
   });

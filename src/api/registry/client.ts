@@ -3,7 +3,7 @@
 
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
-import { ApiError, NetworkError, NotFoundError } from '../../errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError } from '../../errors.js';
 import type { HttpClient, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { paginate } from '../../http/paginate.js';
@@ -58,6 +58,33 @@ export type DeleteOutcome = 'deleted' | 'background';
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 export class RegistryClient extends RegistryTransport {
+  // ---- the login ---------------------------------------------------------------------------
+
+  /**
+   * Checks the credential hubctl has for a registry: with its token service (a token with no
+   * scope), or the registry itself when it asks for Basic. Answers how the registry authenticates;
+   * throws AuthError when the credential is refused.
+   */
+  async checkLogin(registry: string): Promise<'token service' | 'basic' | 'none'> {
+    const base = this.baseUrl(registry);
+    const challenge = await this.auth.challengeFor(registry, base);
+    if (challenge.kind === 'none') return 'none';
+    const authorization = await this.auth.authorization(registry, base, []);
+    if (challenge.kind === 'bearer') return 'token service';
+    const what = `checking the credential for ${registry}`;
+    const res = await this.http.request({
+      url: `${base}/v2/`,
+      headers: authorization ? { authorization } : {},
+      okStatuses: 'any',
+      what,
+    });
+    await res.dump().catch(() => undefined);
+    if (res.status === 401 || res.status === 403)
+      throw new AuthError(`${what}: the registry refused it (${res.status})`);
+    await this.expect(res, [200], what);
+    return 'basic';
+  }
+
   // ---- manifests --------------------------------------------------------------------------
 
   async getManifest(repo: RepositoryName, reference: string): Promise<FetchedManifest> {
