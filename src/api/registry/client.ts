@@ -9,7 +9,7 @@ import { apiErrorFrom } from '../../http/errors.js';
 import { paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { readAnswer } from '../answer.js';
-import { TagListAnswer } from './answers.js';
+import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
@@ -349,7 +349,34 @@ export class RegistryClient extends RegistryTransport {
     if (res.status !== 404) await this.expect(res, [200, 202, 204], what, 'HEAD');
   }
 
-  // ---- tags -------------------------------------------------------------------------------
+  // ---- repositories and tags --------------------------------------------------------------
+
+  /**
+   * The repositories of a registry (`/v2/_catalog`, token scope `registry:catalog:*`), page by page
+   * with `n` and `last` and the `Link` header; the caller stops when it has enough.
+   */
+  listRepositories(registry: string): AsyncGenerator<string> {
+    const what = `listing the repositories of ${registry}`;
+    const site = { registry, repository: '' };
+    return paginate<string>(async (cursor) => {
+      const res = await this.send(site, {
+        url: cursor ?? `v2/_catalog?n=${CATALOG_PAGE}`,
+        actions: [],
+        scopes: ['registry:catalog:*'],
+        what,
+      });
+      if (res.status === 404) {
+        await res.dump().catch(() => undefined);
+        throw new NotFoundError(
+          `${registry} does not offer a repository listing (/v2/_catalog answered 404)`,
+        );
+      }
+      await this.expect(res, [200], what);
+      const body = await readAnswer(res, CatalogAnswer, what);
+      const next = nextLink(res.headers.link);
+      return { items: body.repositories ?? [], next: next ? new URL(next, res.url).toString() : null };
+    });
+  }
 
   /** Every tag of a repository, following `Link: <…>; rel="next"`. */
   listTags(repo: RepositoryName): AsyncGenerator<string> {
@@ -371,5 +398,8 @@ export class RegistryClient extends RegistryTransport {
     });
   }
 }
+
+/** Repositories asked for per catalog page. */
+const CATALOG_PAGE = 100;
 
 export { nextLink, rangeEnd, sha256Digest };

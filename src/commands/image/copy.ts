@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parsePlatform } from '../../image/platform.js';
 import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
+import { runAllTags } from './copy-all-tags.js';
 import { concurrencyOption, runTransfer } from './shared.js';
 
 export interface CopyOptions {
@@ -13,6 +14,8 @@ export interface CopyOptions {
   allPlatforms: boolean;
   concurrency: number;
   keepDigests: boolean;
+  /** Every tag of the source repository (both places are registry repositories). */
+  allTags?: boolean;
 }
 
 export interface CopyFlags {
@@ -50,26 +53,43 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .description('Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:')
       .argument('<src>', `where the image is: ${PLACE_FORMS}`)
       .argument('<dst>', 'where it goes (same forms)'),
-  ).action((src: string, dst: string, o: CopyFlags) => {
-    checkFlags(o);
-    const opts: CopyOptions = {
-      src: parsePlace(src),
-      dst: parsePlace(dst),
-      platform: o.platform,
-      allPlatforms: Boolean(o.allPlatforms),
-      concurrency: o.concurrency,
-      keepDigests: Boolean(o.keepDigests),
-    };
-    return host.run((ctx) => runner(ctx, opts));
-  });
+  )
+    .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
+    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }) => {
+      checkFlags(o);
+      const allTags = Boolean(o.allTags);
+      const opts: CopyOptions = {
+        src: allTags ? repositoryPlace(src) : parsePlace(src),
+        dst: allTags ? repositoryPlace(dst) : parsePlace(dst),
+        allTags,
+        platform: o.platform,
+        allPlatforms: Boolean(o.allPlatforms),
+        concurrency: o.concurrency,
+        keepDigests: Boolean(o.keepDigests),
+      };
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl image copy alpine:3.20 localhost:5000/mirror/alpine:3.20 --all-platforms',
     'hubctl image copy oci:./build:1 oci-archive:out.tar',
     'hubctl image copy docker-archive:app.tar:app:1 localhost:5000/app:1',
     'hubctl image copy docker://localhost:5000/app:1 docker-archive:app.tar:app:1',
+    'hubctl image copy --all-tags registry.example.com/team/app localhost:5000/mirror/app --json',
   ]);
 }
 
-export async function run(ctx: Context, opts: CopyOptions): Promise<void> {
+/** A registry repository without tag or digest, for --all-tags. */
+function repositoryPlace(input: string): PlaceRef {
+  const place = parsePlace(input, { defaultTag: false });
+  if (place.transport !== 'registry' || place.ref.tag !== undefined || place.ref.digest !== undefined)
+    throw new UsageError(
+      `--all-tags copies between registry repositories: write host/repository, not "${input}"`,
+    );
+  return place;
+}
+
+export async function run(ctx: Context, opts: CopyOptions): Promise<number | undefined> {
+  if (opts.allTags) return runAllTags(ctx, opts);
   await runTransfer(ctx, 'Copied', opts);
+  return undefined;
 }
