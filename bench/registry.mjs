@@ -489,6 +489,15 @@ try {
 
   // Registry to registry: from the first registry to a second one, empty for every run.
   results.copy = { hubctl: [], skopeo: [] };
+  // skopeo between two registries of the bench: plain HTTP and the bench account at both ends.
+  const bothEnds = [
+    '--src-tls-verify=false',
+    '--dest-tls-verify=false',
+    '--src-creds',
+    creds,
+    '--dest-creds',
+    creds,
+  ];
   let second;
   const freshSecond = async (creds2) => {
     if (second) await second.stop();
@@ -510,22 +519,7 @@ try {
         const dst = `${(await freshSecond(creds)).host}/bench/copy:${tool}${i}`;
         const r = await (tool === 'hubctl'
           ? timed(process.execPath, [hubctl, '--quiet', 'image', 'copy', src, dst], hubEnv(`copy-${i}`))
-          : timed(
-              'skopeo',
-              [
-                'copy',
-                '-q',
-                '--src-tls-verify=false',
-                '--dest-tls-verify=false',
-                '--src-creds',
-                creds,
-                '--dest-creds',
-                creds,
-                `docker://${src}`,
-                `docker://${dst}`,
-              ],
-              {},
-            ));
+          : timed('skopeo', ['copy', '-q', ...bothEnds, `docker://${src}`, `docker://${dst}`], {}));
         results.copy[tool].push(r);
         log(`copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
       }
@@ -592,12 +586,7 @@ try {
               'docker',
               '--dest',
               'docker',
-              '--src-tls-verify=false',
-              '--dest-tls-verify=false',
-              '--src-creds',
-              creds,
-              '--dest-creds',
-              creds,
+              ...bothEnds,
               `${registry.host}/bench/tags`,
               `${dst}/mirror`,
             ],

@@ -17,14 +17,12 @@ import {
   type ImageManifest,
 } from '../api/registry/media-types.js';
 import { NotFoundError, UsageError, ValidationError } from '../errors.js';
-import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { formatReference, parseReference } from '../ref/reference.js';
-import { OCI_LAYOUT_MARKER } from './oci-archive.js';
 import { parseIndexJson, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';
-import type { BlobFeed, BlobRead, ImageDestination, ImageSource, StoredManifest } from './store.js';
+import type { BlobRead, ImageSource, StoredManifest } from './store.js';
 import type { TarEntry } from './tar.js';
-import { blobEntryName, TarFile, TarImageWriter } from './tar-image.js';
+import { ArchiveDestination, blobEntryName, TarFile } from './tar-image.js';
 
 const IMAGE_NAME = 'io.containerd.image.name';
 
@@ -179,59 +177,28 @@ export class DockerArchiveSource implements ImageSource {
   async close(): Promise<void> {}
 }
 
-export class DockerArchiveDestination implements ImageDestination {
+export class DockerArchiveDestination extends ArchiveDestination {
   readonly accepts = 'any';
   readonly multiPlatform = false;
-  readonly maxConcurrency = 1;
-  private readonly writer: TarImageWriter;
-  private top?: StoredManifest;
 
   /** `repoTag`: the name `docker load` gives the image (none: untagged). */
   constructor(
-    readonly name: string,
+    name: string,
     path: string,
     private readonly repoTag: string | undefined,
   ) {
-    this.writer = new TarImageWriter(path, async (tar) => {
-      await tar.addBuffer('oci-layout', OCI_LAYOUT_MARKER);
-      await tar.addDirectory('blobs');
-      await tar.addDirectory('blobs/sha256');
-    });
+    super(name, path);
   }
 
-  async hasBlob(): Promise<boolean> {
-    return false;
-  }
-
-  putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
-    return this.writer.putBlob(d, feed, progress, feed.repository ? 'pulled' : 'copied');
-  }
-
-  async putManifest(m: StoredManifest, top: boolean): Promise<string> {
-    await this.writer.putManifest(m.digest, m.bytes);
-    if (top) this.top = m;
-    return m.digest;
-  }
-
-  async commit(): Promise<void> {
-    const top = this.top;
-    if (top?.parsed.kind !== 'image') throw new Error('commit before the top image manifest');
+  protected async finish(top: StoredManifest): Promise<void> {
+    if (top.parsed.kind !== 'image') throw new Error('a docker archive holds an image manifest');
     const manifest = top.parsed.manifest;
     const tag = this.repoTag;
     const annotations = tag
       ? { [IMAGE_NAME]: tag, [REF_NAME]: tag.slice(tag.lastIndexOf(':') + 1) }
       : undefined;
-    const index = {
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: top.mediaType,
-          digest: top.digest,
-          size: top.bytes.length,
-          ...(annotations ? { annotations } : {}),
-        },
-      ],
-    };
+    const entry = { mediaType: top.mediaType, digest: top.digest, size: top.bytes.length };
+    const index = { schemaVersion: 2, manifests: [{ ...entry, ...(annotations ? { annotations } : {}) }] };
     await this.writer.putBuffer('index.json', Buffer.from(JSON.stringify(index)));
     const legacy = [
       {
@@ -241,10 +208,5 @@ export class DockerArchiveDestination implements ImageDestination {
       },
     ];
     await this.writer.putBuffer('manifest.json', Buffer.from(JSON.stringify(legacy)));
-    await this.writer.commit();
-  }
-
-  abort(): Promise<void> {
-    return this.writer.abort();
   }
 }

@@ -3,15 +3,12 @@
 // first, blobs as they arrive, manifests, and `index.json` last (tar readers take entries in any
 // order). Writing replaces the file, as skopeo does: one archive, one image.
 
-import type { Descriptor } from '../api/registry/media-types.js';
+import { type Descriptor, OCI_INDEX } from '../api/registry/media-types.js';
 import { NotFoundError } from '../errors.js';
-import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { parseIndexJson, pickFromIndex, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';
-import type { BlobFeed, BlobRead, ImageDestination, ImageSource, StoredManifest } from './store.js';
-import { TarFile, TarImageWriter } from './tar-image.js';
-
-export const OCI_LAYOUT_MARKER = Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+import type { BlobRead, ImageSource, StoredManifest } from './store.js';
+import { ArchiveDestination, TarFile } from './tar-image.js';
 
 export class OciArchiveSource implements ImageSource {
   readonly rereadable = true;
@@ -50,52 +47,26 @@ export class OciArchiveSource implements ImageSource {
   async close(): Promise<void> {}
 }
 
-export class OciArchiveDestination implements ImageDestination {
+export class OciArchiveDestination extends ArchiveDestination {
   readonly accepts = 'oci';
   readonly multiPlatform = true;
-  readonly maxConcurrency = 1;
-  private readonly writer: TarImageWriter;
-  private top?: Descriptor;
 
   constructor(
-    readonly name: string,
+    name: string,
     path: string,
     private readonly tag: string | undefined,
   ) {
-    this.writer = new TarImageWriter(path, async (tar) => {
-      await tar.addBuffer('oci-layout', OCI_LAYOUT_MARKER);
-      await tar.addDirectory('blobs');
-      await tar.addDirectory('blobs/sha256');
-    });
+    super(name, path);
   }
 
-  async hasBlob(): Promise<boolean> {
-    return false;
-  }
-
-  putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
-    return this.writer.putBlob(d, feed, progress, feed.repository ? 'pulled' : 'copied');
-  }
-
-  async putManifest(m: StoredManifest, top: boolean): Promise<string> {
-    await this.writer.putManifest(m.digest, m.bytes);
-    if (top) this.top = { mediaType: m.mediaType, digest: m.digest, size: m.bytes.length };
-    return m.digest;
-  }
-
-  async commit(): Promise<void> {
-    if (!this.top) throw new Error('commit before the top manifest');
-    const entry = { ...this.top, ...(this.tag ? { annotations: { [REF_NAME]: this.tag } } : {}) };
-    const index = {
-      schemaVersion: 2,
-      mediaType: 'application/vnd.oci.image.index.v1+json',
-      manifests: [entry],
+  protected async finish(top: StoredManifest): Promise<void> {
+    const entry = {
+      mediaType: top.mediaType,
+      digest: top.digest,
+      size: top.bytes.length,
+      ...(this.tag ? { annotations: { [REF_NAME]: this.tag } } : {}),
     };
+    const index = { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [entry] };
     await this.writer.putBuffer('index.json', Buffer.from(JSON.stringify(index)));
-    await this.writer.commit();
-  }
-
-  abort(): Promise<void> {
-    return this.writer.abort();
   }
 }

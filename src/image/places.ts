@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { RegistryClient } from '../api/registry/client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
-import type { PlaceRef } from '../ref/transport.js';
+import { formatPlace, type PlaceRef } from '../ref/transport.js';
 import type { KnownBlobs, UploadStateStore } from './resume-state.js';
 import type { ImageDestination, ImageSource } from './store.js';
 
@@ -24,19 +24,9 @@ export interface PlaceDeps {
   notice?: (line: string) => void;
 }
 
-/** How a place is named in messages and results. */
+/** How a place is named in messages and results (a registry in its canonical form). */
 export function placeName(place: PlaceRef): string {
-  switch (place.transport) {
-    case 'registry':
-      return formatReference(place.ref);
-    case 'oci':
-    case 'oci-archive':
-      return `${place.transport}:${place.path}${place.tag ? `:${place.tag}` : ''}`;
-    case 'docker-archive':
-      return `docker-archive:${place.path}${place.ref ? `:${place.ref}` : ''}`;
-    case 'docker-daemon':
-      return `docker-daemon:${place.ref}`;
-  }
+  return formatPlace(place, formatReference);
 }
 
 function daemonNotYet(): never {

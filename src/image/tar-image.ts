@@ -12,7 +12,7 @@ import { sha256Digest } from '../api/registry/manifest.js';
 import type { Descriptor } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError } from '../errors.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
-import type { BlobFeed, BlobRead } from './store.js';
+import type { BlobFeed, BlobRead, ImageDestination, StoredManifest } from './store.js';
 import { indexTar, openTarEntry, readTarEntry, type TarEntry, TarWriter } from './tar.js';
 import { asNetworkError } from './verified-write.js';
 
@@ -170,4 +170,58 @@ function isBrokenStream(err: unknown): boolean {
   return (
     typeof code === 'string' && /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ERR_STREAM_PREMATURE_CLOSE)/.test(code)
   );
+}
+
+export const OCI_LAYOUT_MARKER = Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+
+/**
+ * A destination written as one tar of an OCI layout (oci-archive:, docker-archive:): blobs and
+ * manifests as `blobs/sha256/<hex>` entries as they come; a subclass writes its index entries at
+ * commit, then the file is renamed into place.
+ */
+export abstract class ArchiveDestination implements ImageDestination {
+  abstract readonly accepts: 'any' | 'oci';
+  abstract readonly multiPlatform: boolean;
+  readonly maxConcurrency = 1;
+  protected readonly writer: TarImageWriter;
+  protected top?: StoredManifest;
+
+  constructor(
+    readonly name: string,
+    path: string,
+  ) {
+    this.writer = new TarImageWriter(path, async (tar) => {
+      await tar.addBuffer('oci-layout', OCI_LAYOUT_MARKER);
+      await tar.addDirectory('blobs');
+      await tar.addDirectory('blobs/sha256');
+    });
+  }
+
+  /** The file is written anew: it holds nothing yet. */
+  async hasBlob(): Promise<boolean> {
+    return false;
+  }
+
+  putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
+    return this.writer.putBlob(d, feed, progress, feed.repository ? 'pulled' : 'copied');
+  }
+
+  async putManifest(m: StoredManifest, top: boolean): Promise<string> {
+    await this.writer.putManifest(m.digest, m.bytes);
+    if (top) this.top = m;
+    return m.digest;
+  }
+
+  /** The entries that name the image (index.json, manifest.json), before the rename. */
+  protected abstract finish(top: StoredManifest): Promise<void>;
+
+  async commit(): Promise<void> {
+    if (!this.top) throw new Error('commit before the top manifest');
+    await this.finish(this.top);
+    await this.writer.commit();
+  }
+
+  abort(): Promise<void> {
+    return this.writer.abort();
+  }
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeOciImage } from '../support/oci-images.js';
-import { describeWithTools } from '../support/tools.js';
+import { describeWithTools, skopeoPullArgs } from '../support/tools.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
 
 const exec = promisify(execFile);
@@ -108,15 +108,7 @@ describeWithTools(
       expect(await podman('load', '-q', '-i', file)).toMatch(/Loaded image/);
 
       const theirs = join(w.tmp, 'skopeo-oci.tar');
-      await skopeo(
-        'copy',
-        '-q',
-        '--src-tls-verify=false',
-        '--src-creds',
-        CREDS,
-        `docker://${docker.ref}`,
-        `oci-archive:${theirs}:x`,
-      );
+      await skopeo(...skopeoPullArgs(`${docker.ref}`, `oci-archive:${theirs}:x`));
       const want = sha256(await skopeo('inspect', '--raw', `oci-archive:${theirs}:x`));
       const push = await w.run([
         '--json',
@@ -184,15 +176,7 @@ describeWithTools(
 
     it('skopeo copy both ways through oci: with the digests it reports', async () => {
       const dir = join(w.tmp, 'skopeo-oci');
-      await skopeo(
-        'copy',
-        '-q',
-        '--src-tls-verify=false',
-        '--src-creds',
-        CREDS,
-        `docker://${docker.ref}`,
-        `oci:${dir}:s`,
-      );
+      await skopeo(...skopeoPullArgs(`${docker.ref}`, `oci:${dir}:s`));
       const want = sha256(await skopeo('inspect', '--raw', `oci:${dir}:s`));
       const r = await w.run(['--json', 'image', 'push', `oci:${dir}:s`, `${R}/interop/skopeo-oci:1`]);
       expect(r.code).toBe(0);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blobDigests, makeOciImage } from '../support/oci-images.js';
-import { describeWithTools } from '../support/tools.js';
+import { describeWithTools, skopeoPullArgs } from '../support/tools.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
 
 const exec = promisify(execFile);
@@ -54,15 +54,7 @@ describeWithTools(['docker-registry', 'skopeo'], 'skopeo interop', () => {
 
     const out = join(w.tmp, 'h2s-out');
     mkdirSync(out);
-    await skopeo(
-      'copy',
-      '-q',
-      '--src-tls-verify=false',
-      '--src-creds',
-      CREDS,
-      `docker://${R}/interop/hubctl:1`,
-      `oci:${out}/img:x`,
-    );
+    await skopeo(...skopeoPullArgs(`${R}/interop/hubctl:1`, `oci:${out}/img:x`));
     const index = JSON.parse(readFileSync(join(out, 'img', 'index.json'), 'utf8'));
     expect(index.manifests[0].digest).toBe(digest);
     const files = readdirSync(join(out, 'img', 'blobs', 'sha256'));
@@ -136,15 +128,7 @@ describeWithTools(['docker-registry', 'skopeo'], 'skopeo interop', () => {
 
     // skopeo writes a (legacy) archive hubctl pushes; the config and image survive a round trip.
     const theirs = join(w.tmp, 'skopeo.tar');
-    await skopeo(
-      'copy',
-      '-q',
-      '--src-tls-verify=false',
-      '--src-creds',
-      CREDS,
-      `docker://${R}/interop/archive:1`,
-      `docker-archive:${theirs}`,
-    );
+    await skopeo(...skopeoPullArgs(`${R}/interop/archive:1`, `docker-archive:${theirs}`));
     const push = await w.run([
       '--json',
       'image',

@@ -46,3 +46,11 @@ export function describeWithTools(tools: readonly Tool[], name: string, fn: () =
     });
   else describe.skip(name, fn);
 }
+
+/** The test registry's account, as skopeo takes it (`user:password`). */
+export const SKOPEO_CREDS = 'alice:alice-password';
+
+/** `skopeo copy` from a registry of the tests (plain HTTP, alice's credentials) to a local place. */
+export function skopeoPullArgs(from: string, to: string): string[] {
+  return ['copy', '-q', '--src-tls-verify=false', '--src-creds', SKOPEO_CREDS, `docker://${from}`, to];
+}
