@@ -120,10 +120,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
     const chain = await credentials();
+    const { baseUrl, governanceUrl } = await settings();
     return createHubSession({
       http: await http(),
       clock,
-      baseUrl: (await settings()).baseUrl,
+      baseUrl,
+      alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
     });
   });

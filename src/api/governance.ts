@@ -15,6 +15,12 @@ export type GovPolicySummary = PolicySummary;
 /** Limits of decisions §3 (interface.md: 100 policies per organization; 250 rules per policy). */
 export const MAX_POLICIES = 100;
 export const MAX_RULES = 250;
+/**
+ * `policy list` stops past these: an organization holds at most MAX_POLICIES policies, so ten times
+ * that leaves room for a raised limit while an endless chain of page tokens still ends.
+ */
+export const MAX_POLICY_ITEMS = 10 * MAX_POLICIES;
+export const MAX_POLICY_PAGES = 10 * MAX_POLICIES;
 
 export interface CreatePolicyBody {
   name: string;
@@ -98,16 +104,20 @@ export function createGovernanceClient(
     org,
     async *listPolicies() {
       // The list may come in pages (decisions §3): follow next_page_token until it is null.
-      yield* paginate<GovPolicySummary>(async (cursor) => {
-        const url = new URL(policies);
-        if (cursor) url.searchParams.set('page_token', cursor);
-        const page = await send<{ data?: GovPolicySummary[]; next_page_token?: string | null }>(
-          { what: `listing policies of org ${org}`, notFound: `${orgNotFound} was not found` },
-          'GET',
-          url,
-        );
-        return { items: page.data ?? [], next: page.next_page_token ?? null };
-      });
+      const what = `listing policies of org ${org}`;
+      yield* paginate<GovPolicySummary>(
+        async (cursor) => {
+          const url = new URL(policies);
+          if (cursor) url.searchParams.set('page_token', cursor);
+          const page = await send<{ data?: GovPolicySummary[]; next_page_token?: string | null }>(
+            { what, notFound: `${orgNotFound} was not found` },
+            'GET',
+            url,
+          );
+          return { items: page.data ?? [], next: page.next_page_token ?? null };
+        },
+        { host: new URL(policies).host, what, maxPages: MAX_POLICY_PAGES, maxItems: MAX_POLICY_ITEMS },
+      );
     },
     allPolicies: () => collect(client.listPolicies()),
     getPolicy: (id) => send(policyOp(`reading policy ${id} of org ${org}`, id), 'GET', policyUrl(id)),
