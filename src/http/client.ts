@@ -9,7 +9,7 @@ import undiciRequest from 'undici/lib/api/api-request.js';
 import type { Clock } from '../clock.js';
 import { HubctlError, NetworkError, UnexpectedAnswerError } from '../errors.js';
 import { BodyTooLargeError, MAX_ERROR_BYTES, MAX_JSON_BYTES, readCapped } from './body.js';
-import { createDispatchers } from './dispatcher.js';
+import { createDispatchers, type DispatcherFor } from './dispatcher.js';
 import { apiErrorFrom, describeNetworkError, errorCode } from './errors.js';
 import { assertSecureCredentialOrigin, type BoundCredential, credentialApplies } from './origin.js';
 import { redactHeaders, redactJson, redactUrl } from './redact.js';
@@ -131,10 +131,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxRetries = options.maxRetries ?? 3;
   const baseMs = options.retryBaseMs ?? 250;
   const random = options.random ?? Math.random;
-  let dispatcherFor: ((url: URL) => Dispatcher) | undefined = options.dispatcher
-    ? () => options.dispatcher as Dispatcher
+  let dispatcherFor: DispatcherFor | undefined = options.dispatcher
+    ? () => ({ dispatcher: options.dispatcher as Dispatcher })
     : undefined;
-  const pick = (url: URL): Dispatcher => {
+  const pick = (url: URL) => {
     dispatcherFor ??= createDispatchers({
       caFile: options.caFile,
       env: options.env ?? {},
@@ -156,17 +156,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       for (const [k, v] of Object.entries(redactHeaders(headers))) options.debug(`> ${k}: ${v}`);
       if (plan.opts.json !== undefined) options.debug(`> ${JSON.stringify(redactJson(plan.opts.json))}`);
     }
-    const res = await undiciRequest.call(pick(url), {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: plan.method,
-      headers,
-      // undici streams any async iterable; its typings only name Readable.
-      body: (plan.body ?? undefined) as string | Uint8Array | Readable | undefined,
-      signal: plan.opts.signal,
-      headersTimeout: plan.timeoutMs,
-      bodyTimeout: plan.timeoutMs,
-    });
+    const route = pick(url);
+    const res = await undiciRequest
+      .call(route.dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: plan.method,
+        headers,
+        // undici streams any async iterable; its typings only name Readable.
+        body: (plan.body ?? undefined) as string | Uint8Array | Readable | undefined,
+        signal: plan.opts.signal,
+        headersTimeout: plan.timeoutMs,
+        bodyTimeout: plan.timeoutMs,
+      })
+      .catch((err: unknown) => {
+        // Says which proxy the failure went through: a corporate network's usual suspect.
+        throw route.proxy ? Object.assign(err as object, { proxy: route.proxy }) : err;
+      });
     const flat = flattenHeaders(res.headers);
     if (options.debug) {
       options.debug(`< ${res.statusCode} ${redactUrl(url)} (${options.clock.now() - started} ms)`);
@@ -333,8 +339,10 @@ function prefix(plan: Plan): string {
 
 function failure(plan: Plan, url: URL, err: unknown, reading: boolean, attempts: number): NetworkError {
   const tries = attempts > 0 ? ` (tried ${attempts + 1} times)` : '';
+  const proxy = (err as { proxy?: unknown } | null)?.proxy;
+  const via = typeof proxy === 'string' ? ` (through the proxy ${redactUrl(proxy).replace(/\/$/, '')})` : '';
   return new NetworkError(
-    `${prefix(plan)}${plan.method} ${redactUrl(url)} failed: ${describeNetworkError(err, reading)}${tries}`,
+    `${prefix(plan)}${plan.method} ${redactUrl(url)} failed: ${describeNetworkError(err, reading)}${via}${tries}`,
     {
       cause: err,
       hint:

@@ -22,7 +22,7 @@ export interface DispatcherOptions {
 }
 
 /** Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. */
-export type DispatcherFor = (url: URL) => Dispatcher;
+export type DispatcherFor = (url: URL) => { dispatcher: Dispatcher; proxy?: string };
 
 export function createDispatchers(options: DispatcherOptions): DispatcherFor {
   const proxies: ProxySettings = readProxySettings(options.env);
@@ -39,7 +39,7 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
     if (!proxy) {
       keepParserOnBaseline();
       direct ??= new Agent(tlsOptions() ? { connect: tlsOptions() } : {});
-      return direct;
+      return { dispatcher: direct };
     }
     options.debug?.(`  via proxy ${proxy.origin}`);
     let agent = viaProxy.get(proxy.href);
@@ -56,7 +56,7 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
       });
       viaProxy.set(proxy.href, agent);
     }
-    return agent;
+    return { dispatcher: agent, proxy: proxy.origin };
   };
 }
 
