@@ -133,6 +133,28 @@ describe('credential chain: first source wins', () => {
     expect(asked().length).toBe(before);
   });
 
+  it.each([
+    'http://hub.docker.com',
+    'http://hub.docker.com:8080',
+    'https://hub.docker.com:8443',
+    'https://hub.docker.com.evil.example',
+  ])(
+    "docker's Docker Hub login is not Docker Hub's at %s: only https://hub.docker.com exactly",
+    async (baseUrl) => {
+      const docker = dockerDir({
+        auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+      });
+      const c = chain({ DOCKER_CONFIG: docker }, { baseUrl });
+      expect(await c.hub()).toBeUndefined();
+      expect(await c.registry('docker.io')).toMatchObject({ username: 'dockeruser' }); // registry-1.docker.io, https
+      for (const exact of ['https://hub.docker.com', 'https://HUB.docker.com:443/']) {
+        expect((await chain({ DOCKER_CONFIG: docker }, { baseUrl: exact }).hub())?.username).toBe(
+          'dockeruser',
+        );
+      }
+    },
+  );
+
   it('nothing anywhere: undefined', async () => {
     expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
   });
