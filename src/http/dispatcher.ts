@@ -3,13 +3,14 @@
 // every network command's start-up on a 2-core machine): only the modules used are loaded, by path
 // (types in undici-parts.d.ts).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-import apiConnect from 'undici/lib/api/api-connect.js';
+import type apiConnectFn from 'undici/lib/api/api-connect.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
-import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
+import type PoolClass from 'undici/lib/dispatcher/pool.js';
+import type ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
 import { UsageError } from '../errors.js';
 import { type ProxySettings, proxyFor, readProxySettings } from './proxy.js';
 
@@ -45,6 +46,7 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
     let agent = viaProxy.get(proxy.href);
     if (!agent) {
       keepParserOnBaseline();
+      const { ProxyAgent, Pool, apiConnect } = proxyModules();
       const ca = tlsOptions();
       agent = new ProxyAgent({
         uri: proxy.href,
@@ -57,6 +59,16 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
       viaProxy.set(proxy.href, agent);
     }
     return { dispatcher: agent, proxy: proxy.origin };
+  };
+}
+
+/** Loaded only when a proxy is in use: most runs never pay for them. */
+function proxyModules() {
+  const require = createRequire(import.meta.url);
+  return {
+    ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js') as typeof ProxyAgentClass,
+    Pool: require('undici/lib/dispatcher/pool.js') as typeof PoolClass,
+    apiConnect: require('undici/lib/api/api-connect.js') as typeof apiConnectFn,
   };
 }
 

@@ -1,7 +1,8 @@
 // Which proxy a request goes through: HTTPS_PROXY for https://, HTTP_PROXY for http:// (either case;
 // the lower-case name wins, as in curl), none when NO_PROXY matches. Read from the environment the
 // context hands over, never from process.env behind its back.
-import ipaddr from 'ipaddr.js';
+import { createRequire } from 'node:module';
+import type * as IpAddr from 'ipaddr.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from './origin.js';
 
@@ -16,7 +17,7 @@ export interface ProxySettings {
 interface NoProxyEntry {
   /** A host name (matches itself and its subdomains), or an IP address. */
   host?: string;
-  cidr?: [ipaddr.IPv4 | ipaddr.IPv6, number];
+  cidr?: [IpAddr.IPv4 | IpAddr.IPv6, number];
   port?: number;
 }
 
@@ -54,7 +55,7 @@ function parseNoProxy(raw: string): NoProxyEntry[] {
     if (!token || token === '*') continue;
     if (token.includes('/')) {
       try {
-        entries.push({ cidr: ipaddr.parseCIDR(token.replace(/^\[|\]$/g, '')) });
+        entries.push({ cidr: ipaddr().parseCIDR(token.replace(/^\[|\]$/g, '')) });
       } catch {
         // not a CIDR: ignored, as curl and Go ignore what they cannot read
       }
@@ -91,8 +92,13 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   return proxy;
 }
 
-function matchesCidr(host: string, cidr: [ipaddr.IPv4 | ipaddr.IPv6, number]): boolean {
-  if (!ipaddr.isValid(host)) return false;
-  const address = ipaddr.process(host);
+function matchesCidr(host: string, cidr: [IpAddr.IPv4 | IpAddr.IPv6, number]): boolean {
+  if (!ipaddr().isValid(host)) return false;
+  const address = ipaddr().process(host);
   return address.kind() === cidr[0].kind() && address.match(cidr);
+}
+
+/** ipaddr.js, loaded only when NO_PROXY names a CIDR. */
+function ipaddr(): typeof IpAddr {
+  return createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;
 }
