@@ -61,7 +61,21 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     }
     const stored = deps.store().hubCredential(settings.profile);
     if (stored) {
-      return { ...stored, source: `stored credential of profile "${settings.profile}"` };
+      // Bound to the hub it was verified against at login (files from before had no origin).
+      const origin = new URL(settings.baseUrl).origin;
+      if (stored.origin && stored.origin !== origin) {
+        throw new AuthError(
+          `the stored credential of profile "${settings.profile}" is for ${stored.origin}; hubctl does not send it to ${origin}`,
+          {
+            hint: `Log in to ${origin} with \`hubctl auth login\` under another --profile, or drop --base-url.`,
+          },
+        );
+      }
+      return {
+        username: stored.username,
+        secret: stored.secret,
+        source: `stored credential of profile "${settings.profile}"`,
+      };
     }
     // The docker CLI's Docker Hub login is only ever sent to Docker Hub itself, never to another base URL.
     if (isDockerHubApi(settings.baseUrl)) {

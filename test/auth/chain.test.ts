@@ -155,6 +155,26 @@ describe('credential chain: first source wins', () => {
     },
   );
 
+  it('a stored hub credential goes only to the origin it was verified against at login', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', {
+      username: 'alice',
+      secret: 'hub-secret',
+      origin: 'https://hub.docker.com',
+    });
+    expect((await chain({}, { store }).hub())?.secret).toBe('hub-secret');
+    const err = await chain({}, { store, baseUrl: 'https://hub.evil.example' })
+      .hub()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect((err as Error).message).toBe(
+      'the stored credential of profile "default" is for https://hub.docker.com; hubctl does not send it to https://hub.evil.example',
+    );
+    await expect(chain({}, { store, baseUrl: 'http://hub.docker.com:8080' }).hub()).rejects.toThrow(
+      AuthError,
+    );
+  });
+
   it('nothing anywhere: undefined', async () => {
     expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
   });
