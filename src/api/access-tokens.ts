@@ -3,6 +3,8 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
 import { nextPageUrl, paginate } from '../http/paginate.js';
+import { readAnswer } from './answer.js';
+import { AccessTokenAnswer, AccessTokenPageAnswer, CreatedAccessTokenAnswer } from './schemas.js';
 
 export interface AccessToken {
   uuid: string;
@@ -74,7 +76,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       url.searchParams.set('page', String(page));
       url.searchParams.set('page_size', String(pageSize));
       const res = await session.request({ url, what: 'listing access tokens' });
-      return res.json<AccessTokenPage>();
+      return readAnswer(res, AccessTokenPageAnswer, 'listing access tokens');
     });
 
   return {
@@ -86,7 +88,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           json: body,
           what: 'creating an access token',
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, CreatedAccessTokenAnswer, 'creating an access token');
       }),
     listPage,
     async *listAll(pageSize = 100) {
@@ -99,7 +101,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
             return { items: first.results, next: first.next && nextPageUrl(first.next, root, what) };
           }
           const res = await call(what, () => session.request({ url: cursor, what }));
-          const page = await res.json<AccessTokenPage>();
+          const page = await readAnswer(res, AccessTokenPageAnswer, what);
           return { items: page.results, next: page.next && nextPageUrl(page.next, res.url, what) };
         },
         { host: new URL(root).host, what, maxPages: MAX_TOKEN_PAGES, maxItems: MAX_TOKENS },
@@ -111,7 +113,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           url: `${root}/${encodeURIComponent(uuid)}`,
           what: `reading access token ${uuid}`,
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, AccessTokenAnswer, `reading access token ${uuid}`);
       }),
     update: (uuid, patch) =>
       call(`updating access token ${uuid}`, async () => {
@@ -121,7 +123,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           json: patch,
           what: `updating access token ${uuid}`,
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, AccessTokenAnswer, `updating access token ${uuid}`);
       }),
     delete: (uuid) =>
       call(`deleting access token ${uuid}`, async () => {

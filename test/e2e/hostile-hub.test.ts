@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultProxy, type Recorder, startFaultProxy, startRecorder } from '../support/fault-proxy.js';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
-import { runBin } from '../support/run-bin.js';
+import { runBin as runBinWith } from '../support/run-bin.js';
+
+const runBin = (args: string[], env: Record<string, string>) => runBinWith(args, { env });
 
 let hub: HubEmulator;
 let proxy: FaultProxy;

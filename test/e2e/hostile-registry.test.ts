@@ -10,7 +10,9 @@ import { type FaultProxy, type Recorder, startFaultProxy, startRecorder } from '
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
 import { makeOciImage } from '../support/oci-images.js';
 import { describeWithRegistry, type RunningRegistry, startRegistry } from '../support/registry.js';
-import { runBin } from '../support/run-bin.js';
+import { runBin as runBinWith } from '../support/run-bin.js';
+
+const runBin = (args: string[], env: Record<string, string>) => runBinWith(args, { env });
 
 describeWithRegistry('a hostile registry', () => {
   let hub: HubEmulator;

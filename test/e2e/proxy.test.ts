@@ -11,8 +11,10 @@ import { makeEcCertificate } from '../support/certificate.js';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
 import { makeOciImage } from '../support/oci-images.js';
 import { describeWithRegistry, type RunningRegistry, startRegistry } from '../support/registry.js';
-import { runBin } from '../support/run-bin.js';
+import { runBin as runBinWith } from '../support/run-bin.js';
 import { type RunningProxy, startTinyproxy, tinyproxyAvailable } from '../support/tinyproxy.js';
+
+const runBin = (args: string[], env: Record<string, string>) => runBinWith(args, { env });
 
 const describeProxy = tinyproxyAvailable() ? describe : describe.skip;
 
