@@ -12,7 +12,7 @@ import { assertDigest, parseReference } from '../../src/ref/reference.js';
 import { parseImageLocation } from '../../src/ref/transport.js';
 
 /** Runs a parser on a bad value: the typed error it throws (a test failure if it returns). */
-export async function refusal(parse: () => unknown): Promise<HubctlError> {
+async function refusal(parse: () => unknown): Promise<HubctlError> {
   let result: unknown;
   try {
     result = await parse();
