@@ -17,10 +17,22 @@ export interface DockerCredential {
   identityToken?: boolean;
 }
 
-interface DockerConfigFile {
-  auths?: Record<string, { auth?: string; username?: string; password?: string; identitytoken?: string }>;
-  credsStore?: string;
-  credHelpers?: Record<string, string>;
+type Json = Record<string, unknown>;
+
+/** A docker config document, every value still to be checked for its type as it is read. */
+type DockerConfigFile = Json;
+
+function isRecord(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function nonEmpty(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
+/** A helper is a program named docker-credential-<name>: a name, never a path. */
+function isHelperName(v: unknown): v is string {
+  return typeof v === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v);
 }
 
 /** The names Docker Hub goes by in config.json; the docker CLI stores it under the first. */
@@ -68,7 +80,7 @@ function readEnvConfig(env: Record<string, string | undefined>): DockerConfigFil
   if (!text) return undefined;
   try {
     const doc = JSON.parse(text) as unknown;
-    return doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as DockerConfigFile) : undefined;
+    return isRecord(doc) ? doc : undefined;
   } catch {
     return undefined;
   }
@@ -102,14 +114,15 @@ function keysFor(host: string): string[] {
   return DOCKER_HUB_KEYS.includes(host) ? DOCKER_HUB_KEYS : [host, `https://${host}`, `http://${host}`];
 }
 
-type AuthEntry = NonNullable<DockerConfigFile['auths']>[string];
+const section = (config: DockerConfigFile, name: string): Json =>
+  isRecord(config[name]) ? (config[name] as Json) : {};
 
 /** An `auths` entry as a credential: an identity token first, then user and password. */
-function fromEntry(entry: AuthEntry, source: string): DockerCredential | undefined {
-  if (!entry || typeof entry !== 'object') return undefined;
-  let username = typeof entry.username === 'string' ? entry.username : undefined;
-  let password = typeof entry.password === 'string' ? entry.password : undefined;
-  if (typeof entry.auth === 'string' && (!username || !password)) {
+function fromEntry(entry: unknown, source: string): DockerCredential | undefined {
+  if (!isRecord(entry)) return undefined;
+  let username = nonEmpty(entry.username) ? entry.username : undefined;
+  let password = nonEmpty(entry.password) ? entry.password : undefined;
+  if (nonEmpty(entry.auth) && (!username || !password)) {
     const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon > 0) {
@@ -117,7 +130,7 @@ function fromEntry(entry: AuthEntry, source: string): DockerCredential | undefin
       password = decoded.slice(colon + 1);
     }
   }
-  if (typeof entry.identitytoken === 'string' && entry.identitytoken)
+  if (nonEmpty(entry.identitytoken))
     return { username: username || TOKEN_USER, secret: entry.identitytoken, source, identityToken: true };
   if (username && password) return { username, secret: password, source };
   return undefined;
@@ -130,11 +143,12 @@ async function lookup(
   source: string,
 ): Promise<DockerCredential | undefined> {
   const keys = keysFor(host);
-  const helper = keys.map((k) => config.credHelpers?.[k]).find(Boolean) ?? config.credsStore;
-  if (typeof helper === 'string' && /^[A-Za-z0-9._-]+$/.test(helper)) {
+  const helpers = section(config, 'credHelpers');
+  const helper = [...keys.map((k) => helpers[k]), config.credsStore].find(isHelperName);
+  if (helper) {
     try {
-      const out = JSON.parse(await runner(helper, keys[0]!)) as { Username?: string; Secret?: string };
-      if (out.Username && out.Secret) {
+      const out = JSON.parse(await runner(helper, keys[0]!)) as unknown;
+      if (isRecord(out) && nonEmpty(out.Username) && nonEmpty(out.Secret)) {
         const identityToken = out.Username === TOKEN_USER ? { identityToken: true } : {};
         return {
           username: out.Username,
@@ -148,7 +162,7 @@ async function lookup(
     }
   }
   for (const key of keys) {
-    const found = config.auths?.[key] && fromEntry(config.auths[key], source);
+    const found = fromEntry(section(config, 'auths')[key], source);
     if (found) return found;
   }
   return undefined;
@@ -176,7 +190,7 @@ export async function listDockerCredentials(
   const out: ListedCredential[] = [];
   const add = async (config: DockerConfigFile | undefined, source: string) => {
     if (!config) return;
-    for (const [key, entry] of Object.entries(config.auths ?? {})) {
+    for (const [key, entry] of Object.entries(section(config, 'auths')).slice(0, 1000)) {
       const cred = fromEntry(entry, source);
       if (cred)
         out.push({
@@ -186,17 +200,18 @@ export async function listDockerCredentials(
           kind: cred.identityToken ? 'identity token' : 'password',
         });
     }
-    for (const [key, helper] of Object.entries(config.credHelpers ?? {}))
-      out.push({
-        registry: registryOfKey(key),
-        username: '',
-        source: `docker-credential-${helper}`,
-        kind: 'helper',
-      });
-    if (typeof config.credsStore === 'string' && /^[A-Za-z0-9._-]+$/.test(config.credsStore)) {
+    for (const [key, helper] of Object.entries(section(config, 'credHelpers')).slice(0, 1000))
+      if (isHelperName(helper))
+        out.push({
+          registry: registryOfKey(key),
+          username: '',
+          source: `docker-credential-${helper}`,
+          kind: 'helper',
+        });
+    if (isHelperName(config.credsStore)) {
       try {
-        const listed = JSON.parse(await runner(config.credsStore, '', 'list')) as Record<string, string>;
-        for (const [url, user] of Object.entries(listed).slice(0, 1000))
+        const listed = JSON.parse(await runner(config.credsStore, '', 'list')) as unknown;
+        for (const [url, user] of Object.entries(isRecord(listed) ? listed : {}).slice(0, 1000))
           out.push({
             registry: registryOfKey(url),
             username: String(user),

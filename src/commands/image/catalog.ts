@@ -11,6 +11,7 @@ export interface CatalogOptions {
 
 /** Repositories listed at most: a registry of a million repositories is not read whole by mistake. */
 export const MAX_CATALOG = 100_000;
+// (MAX_CATALOG_ITEMS in the client is the same bound; commands do not import the client at run time.)
 
 function limitOption(value: string): number {
   if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > MAX_CATALOG)
