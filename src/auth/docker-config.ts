@@ -67,8 +67,10 @@ const TOKEN_USER = '<token>';
 async function readConfigFile(
   env: Record<string, string | undefined>,
 ): Promise<DockerConfigFile | undefined> {
+  // The file belongs to another tool: a wrong value means "no credential here", never a crash.
   try {
-    return JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as DockerConfigFile;
+    const parsed = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as unknown;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
