@@ -26,6 +26,8 @@ export function isProfileKey(key: string): key is ProfileKey {
 export interface StoredCredential {
   username: string;
   secret: string;
+  /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
+  origin?: string;
 }
 
 type FileName = 'config' | 'credentials';
