@@ -133,7 +133,12 @@ export function createGovernanceClient(
         async (cursor) => {
           const url = new URL(policies);
           if (cursor) url.searchParams.set('page_token', cursor);
-          const page = await send({ what, notFound: `${orgNotFound} was not found` }, PolicyListAnswer, 'GET', url);
+          const page = await send(
+            { what, notFound: `${orgNotFound} was not found` },
+            PolicyListAnswer,
+            'GET',
+            url,
+          );
           return { items: page.data, next: page.next_page_token ?? null };
         },
         { host: new URL(policies).host, what, maxPages: MAX_POLICY_PAGES, maxItems: MAX_POLICY_ITEMS },
