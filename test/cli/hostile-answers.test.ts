@@ -85,7 +85,7 @@ describe('governance answers of the wrong shape: exit 7, one line', () => {
     expectCleanFailure(
       await h.run(['policy', 'list']),
       7,
-      /unexpected answer from [\d.:]+: the body is not valid JSON$/,
+      /unexpected answer from [\d.:]+: the body is not valid JSON/,
     );
   });
 
