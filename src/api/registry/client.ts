@@ -217,6 +217,22 @@ export class RegistryClient extends RegistryTransport {
     return { body: res.body, start: 0, size: Number.isFinite(len) ? len : undefined };
   }
 
+  /** A small blob (a config) read into memory: at most `limit` bytes, a cut read fetched again. */
+  async getBlobBytes(repo: RepositoryName, digest: string, limit: number): Promise<Buffer> {
+    const what = `pulling blob ${digest} from ${repo.registry}/${repo.repository}`;
+    const res = await this.send(repo, {
+      url: `v2/${repo.repository}/blobs/${digest}`,
+      actions: ['pull'],
+      what,
+    });
+    if (res.status === 404) {
+      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
+      throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
+    }
+    await this.expect(res, [200], what);
+    return res.bytes(limit);
+  }
+
   // ---- uploads ----------------------------------------------------------------------------
 
   /** POST /blobs/uploads/: a new upload, or a mount from another repository of the same registry. */
