@@ -29,9 +29,9 @@ export type GovRule = Rule;
 export type GovPolicy = Policy;
 export type GovPolicySummary = PolicySummary;
 
-/** Limits of decisions §3 (interface.md: 100 policies per organization; 250 rules per policy). */
-export const MAX_POLICIES = 100;
-export const MAX_RULES = 250;
+import { MAX_POLICIES, MAX_RULES } from './limits.js';
+
+export { MAX_POLICIES, MAX_RULES };
 
 export interface CreatePolicyBody {
   name: string;
