@@ -52,14 +52,25 @@ await build({
 // ESM chunks → CommonJS. Bundled CommonJS (commander) reaches node builtins through esbuild's
 // __require, which finds the module's own require once the chunk is CommonJS.
 const CHUNK_IMPORT = /\bimport\(("\.\.?\/[^"]+\.js")\)/g;
+// import.meta.url (createRequire in src/http) becomes the chunk's own file URL.
+const META_URL = '__hubctl_import_meta_url';
 for (const file of jsFiles(DIST)) {
-  const { code } = await transform(readFileSync(file, 'utf8'), {
+  const source = readFileSync(file, 'utf8');
+  const usesMetaUrl = source.includes('import.meta.url');
+  const { code } = await transform(source, {
     format: 'cjs',
     platform: 'node',
     target: TARGET,
     // Keep import() as written; chunk imports are rewritten below, package imports stay.
     supported: { 'dynamic-import': true },
+    ...(usesMetaUrl
+      ? {
+          define: { 'import.meta.url': META_URL },
+          banner: `const ${META_URL} = require('node:url').pathToFileURL(__filename).href;`,
+        }
+      : {}),
   });
+  if (code.includes('import.meta')) throw new Error(`${file}: import.meta is left in CommonJS`);
   const lazy = code.replace(CHUNK_IMPORT, 'Promise.resolve().then(() => require($1))');
   if (/\bimport\("\./.test(lazy)) throw new Error(`${file}: a chunk import was left as import()`);
   writeFileSync(file, lazy);
