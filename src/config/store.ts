@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
 import { readJson } from './read.js';
-import { assertProfileName } from './settings.js';
+import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
 export const PROFILE_KEYS = {
