@@ -75,6 +75,7 @@ complete -c hubctl -n '__fish_seen_subcommand_from list; and __fish_seen_subcomm
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a inspect -d 'Show a manifest or index: platforms, sizes, config'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a digest -d 'Print the digest of an image\'s manifest (or index)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a tags -d 'List the tags of a repository (follows pagination)'
+complete -c hubctl -n '__fish_seen_subcommand_from image' -a list -d 'List the images in the container engine, optionally matching a reference pattern'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a pull -d 'Download an image to an OCI layout or a docker archive (resumes a broken pull)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a push -d 'Upload an OCI layout or docker archive (skips, mounts, resumes unfinished uploads)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a copy -d 'Copy an image between registries or repositories, streaming (digests preserved)'

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { FetchedManifest } from '../../api/registry/client.js';
 import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { checkSingleImage, fetchConfig } from '../../image/image-config.js';
 import { findPlatform } from '../../image/manifest-tree.js';
 import { formatPlatform, type PlatformSpec, parsePlatform } from '../../image/platform.js';
@@ -12,6 +13,7 @@ import {
   manifestReference,
   parseReference,
 } from '../../ref/reference.js';
+import { parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import { registryClient } from './shared.js';
 
@@ -29,6 +31,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .option('--platform <os/arch[/variant]>', 'picked from an index; a single image must have it')
     .option('--raw', 'print the manifest bytes exactly as the registry sent them')
     .action((ref: string, o: { platform?: string; raw?: boolean }) => {
+      if (ref.startsWith('docker-daemon:')) return inspectInEngine(host, ref, o);
       const opts: InspectOptions = { ref: parseReference(ref), raw: Boolean(o.raw) };
       if (o.platform) opts.platform = parsePlatform(o.platform);
       return host.run((ctx) => runner(ctx, opts));
@@ -37,7 +40,18 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image inspect alpine:3.20',
     'hubctl image inspect localhost:5000/team/app:1 --platform linux/arm64 --json',
     'hubctl image inspect localhost:5000/team/app:1 --raw | jq .',
+    'hubctl image inspect docker-daemon:app:1',
   ]);
+}
+
+/** The engine's own view of an image (its API has no manifest to show raw or pick a platform from). */
+function inspectInEngine(host: CommandHost, ref: string, o: { platform?: string; raw?: boolean }) {
+  if (o.platform || o.raw) {
+    throw new UsageError('--platform and --raw apply to registries, not to docker-daemon: images');
+  }
+  const place = parsePlace(ref);
+  const name = place.transport === 'docker-daemon' ? place.ref : ref;
+  return host.run(async (ctx) => (await import('./engine-inspect.js')).runEngineInspect(ctx, name));
 }
 
 /** An index entry's platform; a nested index says so, since it may hold several. */
