@@ -207,9 +207,10 @@ export async function readEngineExport(
   const layers: { mediaType: string; size: number; digest: string }[] = [];
   for (const [i, name] of image.Layers.entries()) {
     const layer = find(name);
+    if (!layer.gzip) layer.compressed ??= compressBytes(layer.bytes as Buffer, level);
     const sent = layer.gzip
       ? { file: layer.rawFile, bytes: layer.bytes, digest: layer.rawDigest, size: layer.rawSize }
-      : await (layer.compressed ??= compressBytes(layer.bytes as Buffer, level));
+      : await (layer.compressed as NonNullable<Spooled['compressed']>);
     // An uncompressed layer is its diff_id; a compressed one is checked by whoever unpacks it.
     if (!layer.gzip && layer.rawDigest !== diffIds[i]) {
       throw new IntegrityError(
