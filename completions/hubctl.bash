@@ -39,12 +39,12 @@ _hubctl() {
     "token delete") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image") cands="inspect digest tags list pull push copy delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image digest") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image digest") cands="--platform --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image tags") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image pull") cands="--platform --all-platforms --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image push") cands="--concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image copy") cands="--all-platforms --platform --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image pull") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image push") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image copy") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image delete") cands="--dry-run --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine") cands="version info --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine version") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { AccessTokenClient } from './api/access-tokens.js';
 import type { EngineClient } from './api/engine/client.js';
 import type { GovernanceClient } from './api/governance.js';
+import type { RegistryClient } from './api/registry/client.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
@@ -15,6 +16,7 @@ import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
+import { escapeControl } from './output/escape.js';
 import { colorEnabled, type IO } from './output/io.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
@@ -50,6 +52,8 @@ export interface Context {
   governance(): Promise<GovernanceClient>;
   /** The container engine at --engine-host or DOCKER_HOST; the API version is negotiated on first use. */
   engine(): Promise<EngineClient>;
+  /** OCI registries: credentials from the chain, tokens per registry and scope. */
+  registry(): Promise<RegistryClient>;
 }
 
 export interface ContextDeps {
@@ -92,7 +96,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       ? join(env.HUBCTL_CONFIG_DIR, 'state')
       : join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'hubctl');
   const debug = (line: string) => {
-    if (globals.debug) io.stderr.write(`[debug] ${line}\n`);
+    if (globals.debug) io.stderr.write(`[debug] ${escapeControl(line)}\n`);
   };
 
   const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));
@@ -160,6 +164,20 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     return value;
   };
 
+  const registry = memo(async () => {
+    const { RegistryClient } = await import('./api/registry/client.js');
+    return new RegistryClient({
+      http: await http(),
+      clock,
+      plainHttpHosts: globals.plainHttp,
+      signal: deps.signal,
+      credentials: async (host) => {
+        const cred = await (await credentials()).registry(host.toLowerCase());
+        return cred ? { username: cred.username, secret: cred.secret } : undefined;
+      },
+    });
+  });
+
   return {
     io,
     env,
@@ -188,6 +206,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       const orgName = await org();
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
     }),
+    registry,
   };
 }
 

@@ -56,7 +56,9 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
     .replace(/^\./, '');
   if (issue.input === undefined && path) return `${path}: missing`;
   const got = describeValue(issue.input);
-  const expected = issue.expected ? `expected ${issue.expected}, got ${got}` : issue.message;
+  // A check (non-empty, one of two fields) says in its own words what was wrong.
+  const expected =
+    issue.kind === 'schema' && issue.expected ? `expected ${issue.expected}, got ${got}` : issue.message;
   return path ? `${path}: ${expected}` : expected;
 }
 

@@ -9,8 +9,10 @@ import { Readable } from 'node:stream';
 import { sha256Digest } from '../api/registry/manifest.js';
 import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { withLock } from '../files/lock.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
+import { sha256OfFile } from './verified-write.js';
 
 export const REF_NAME = 'org.opencontainers.image.ref.name';
 
@@ -70,6 +72,15 @@ export class OciLayout implements LocalBlobSource {
     }
   }
 
+  /**
+   * Whether the blob is here with this size and bytes that hash to its digest. A file of the right
+   * size is read through (a truncated or altered blob must not be taken for the real one).
+   */
+  async hasVerifiedBlob(digest: string, size: number): Promise<boolean> {
+    if ((await this.blobSize(digest)) !== size) return false;
+    return (await sha256OfFile(this.blobPath(digest))) === digest;
+  }
+
   async readBlob(digest: string): Promise<Buffer> {
     let bytes: Buffer;
     try {
@@ -95,7 +106,8 @@ export class OciLayout implements LocalBlobSource {
   async writeBlob(digest: string, bytes: Uint8Array): Promise<void> {
     if (sha256Digest(bytes) !== digest)
       throw new IntegrityError(`blob ${digest}: the bytes do not match the digest`);
-    if ((await this.blobSize(digest)) === bytes.length) return;
+    const path = this.blobPath(digest);
+    if ((await this.blobSize(digest)) === bytes.length && (await readFile(path)).equals(bytes)) return;
     await atomicWrite(this.blobPath(digest), bytes);
   }
 
@@ -106,40 +118,23 @@ export class OciLayout implements LocalBlobSource {
     } catch {
       return { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [] };
     }
-    try {
-      const index = JSON.parse(text) as ImageIndex;
-      if (!Array.isArray(index.manifests)) throw new Error('no manifests');
-      return index;
-    } catch (err) {
-      throw new ValidationError(`${join(this.dir, 'index.json')} is not a valid OCI index`, { cause: err });
-    }
+    return parseIndexJson(text, join(this.dir, 'index.json'));
+  }
+
+  /** The descriptor a tag names in index.json (see pickFromIndex). */
+  async resolve(tag?: string): Promise<Descriptor> {
+    return pickFromIndex(await this.readIndex(), tag, this.dir, 'oci');
   }
 
   /**
-   * The descriptor a tag names in index.json; without a tag, the only image in the layout (an
-   * error when there are several).
+   * Points a tag at a descriptor in index.json (replacing the tag's previous entry), under the
+   * index's lock: concurrent pulls into one layout each add their tag.
    */
-  async resolve(tag?: string): Promise<Descriptor> {
-    const index = await this.readIndex();
-    if (tag !== undefined) {
-      const found = index.manifests.find((d) => d.annotations?.[REF_NAME] === tag);
-      if (!found) {
-        const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
-        throw new NotFoundError(`no image tagged "${tag}" in ${this.dir}`, {
-          hint: tags.length > 0 ? `Tags in this layout: ${tags.join(', ')}.` : undefined,
-        });
-      }
-      return found;
-    }
-    if (index.manifests.length === 1) return index.manifests[0]!;
-    if (index.manifests.length === 0) throw new NotFoundError(`${this.dir} holds no image`);
-    throw new UsageError(
-      `${this.dir} holds ${index.manifests.length} images: name one with oci:${this.dir}:TAG`,
-    );
+  async setTag(tag: string | undefined, descriptor: Descriptor): Promise<void> {
+    await withLock(join(this.dir, 'index.json'), () => this.writeTag(tag, descriptor));
   }
 
-  /** Points a tag at a descriptor in index.json (replacing the tag's previous entry). */
-  async setTag(tag: string | undefined, descriptor: Descriptor): Promise<void> {
+  private async writeTag(tag: string | undefined, descriptor: Descriptor): Promise<void> {
     const index = await this.readIndex();
     const entry: Descriptor = {
       mediaType: descriptor.mediaType,
@@ -164,4 +159,42 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
   const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
   await writeFile(tmp, data);
   await rename(tmp, path);
+}
+
+/**
+ * The descriptor a tag names in an index.json; without a tag, the only image in it (an error when
+ * there are several). `transport` names the form to suggest (`oci:DIR:TAG`).
+ */
+export function pickFromIndex(
+  index: ImageIndex,
+  tag: string | undefined,
+  where: string,
+  transport: string,
+): Descriptor {
+  if (tag !== undefined) {
+    const found = index.manifests.find((d) => d.annotations?.[REF_NAME] === tag);
+    if (!found) {
+      const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
+      throw new NotFoundError(`no image tagged "${tag}" in ${where}`, {
+        hint: tags.length > 0 ? `Tags there: ${tags.join(', ')}.` : undefined,
+      });
+    }
+    return found;
+  }
+  if (index.manifests.length === 1) return index.manifests[0]!;
+  if (index.manifests.length === 0) throw new NotFoundError(`${where} holds no image`);
+  throw new UsageError(
+    `${where} holds ${index.manifests.length} images: name one with ${transport}:${where}:TAG`,
+  );
+}
+
+/** index.json's text as an index, or a sentence naming the file. */
+export function parseIndexJson(text: string, where: string): ImageIndex {
+  try {
+    const index = JSON.parse(text) as ImageIndex;
+    if (!index || !Array.isArray(index.manifests)) throw new Error('no manifests');
+    return index;
+  } catch (err) {
+    throw new ValidationError(`${where} is not a valid OCI index`, { cause: err });
+  }
 }

@@ -35,15 +35,19 @@ export interface ImageSource {
   resolve(): Promise<Descriptor>;
   /** A manifest or index by descriptor, its bytes checked against the digest. */
   getManifest(d: Descriptor): Promise<StoredManifest>;
-  /** A blob from `start` (default 0); the reader verifies the digest. */
-  openBlob(d: Descriptor, start?: number): Promise<BlobRead>;
+  /**
+   * A blob from `start` (default 0) up to `end` (exclusive, default the blob's end); the reader
+   * verifies the digest. A source that is not `rereadable` is only asked for whole blobs or their
+   * tails (`end` unset), so it may answer from `start` to the end, or from 0 (`start` says).
+   */
+  openBlob(d: Descriptor, start?: number, end?: number): Promise<BlobRead>;
   /** Releases what the source holds open (an engine's export stream, say). */
   close(): Promise<void>;
 }
 
 /** How a destination takes a blob: from its source, from an offset, plus what a mount needs. */
 export interface BlobFeed {
-  open(start: number): Promise<BlobRead>;
+  open(start: number, end?: number): Promise<BlobRead>;
   /** The source's `rereadable` and `repository`, as hints. */
   rereadable: boolean;
   repository?: RepositoryName;
@@ -75,8 +79,11 @@ export interface ImageDestination {
   putManifest(m: StoredManifest, top: boolean): Promise<string>;
   /** Makes the image visible (index.json, the archive's rename): nothing is named before. */
   commit(): Promise<void>;
-  /** After a failure or Ctrl-C: removes what commit would have made visible, cancels uploads. */
-  abort(): Promise<void>;
+  /**
+   * After a failure (`reason`) or Ctrl-C: removes what commit would have made visible, cancels
+   * uploads; what helps a later run continue (a partial download) may stay.
+   */
+  abort(reason?: unknown): Promise<void>;
 }
 
 // Adding a place: a back end file or folder under src/image/ exporting functions that build an

@@ -5,7 +5,6 @@ import { CancelledError } from '../../errors.js';
 import { type DeletePlan, executeDelete, planDelete } from '../../image/delete.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type CommandHost, confirmDestructive, examples } from '../host.js';
-import { registryClient } from './shared.js';
 
 export interface DeleteOptions {
   ref: ImageReference;
@@ -32,7 +31,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 }
 
 export async function run(ctx: Context, opts: DeleteOptions): Promise<number | undefined> {
-  const client = await registryClient(ctx);
+  const client = await ctx.registry();
   const plan = await planDelete(client, opts.ref);
   const repo = `${opts.ref.registry}/${opts.ref.repository}`;
   const tagList = plan.tags.length > 0 ? plan.tags.join(', ') : '(no tags)';
@@ -54,8 +53,8 @@ export async function run(ctx: Context, opts: DeleteOptions): Promise<number | u
     return undefined;
   }
   if (!ctx.output.json && !ctx.globals.yes) {
-    ctx.io.stderr.write(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}\n`);
-    for (const line of keptLines(plan)) ctx.io.stderr.write(`${line}\n`);
+    ctx.output.warn(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}`);
+    for (const line of keptLines(plan)) ctx.output.warn(line);
   }
   const keptNote = plan.kept
     ? ` The ${count(plan.kept.length, 'manifest')} below it ${plan.kept.length === 1 ? 'stays' : 'stay'}.`
