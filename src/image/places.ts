@@ -136,7 +136,9 @@ export async function openDestination(
     }
     case 'docker-daemon': {
       const { EngineDestination } = await import('./engine/destination.js');
-      return new EngineDestination(await engineOf(deps), place.ref, deps.signal);
+      const engine = await engineOf(deps);
+      await engine.negotiate(); // an absent engine is said before anything is read from the source
+      return new EngineDestination(engine, place.ref, deps.signal);
     }
   }
 }

@@ -32,6 +32,7 @@ export class EngineDestination implements ImageDestination {
   private body?: PassThrough;
   private loading?: Promise<string>;
   private image?: { config: string; layers: string[] };
+  private failure?: unknown;
 
   constructor(
     private readonly engine: EngineClient,
@@ -47,17 +48,23 @@ export class EngineDestination implements ImageDestination {
       const body = new PassThrough({ highWaterMark: 1 << 20 });
       this.body = body;
       this.loading = this.engine.loadImage(body, this.signal);
-      this.loading.catch(() => undefined); // awaited in commit(); a write fails meanwhile
+      // Awaited in commit(); meanwhile a failed load (no engine, a refused version) ends the writes.
+      this.loading.catch((err: unknown) => {
+        this.failure ??= err;
+        body.destroy();
+      });
     }
     return this.body;
   }
 
   private async write(chunk: Buffer): Promise<void> {
     const body = this.start();
-    if (body.destroyed) throw new NetworkError(`${this.name}: the engine stopped reading the image`);
+    const stopped = () =>
+      this.failure ?? new NetworkError(`${this.name}: the engine stopped reading the image`);
+    if (body.destroyed) throw stopped();
     if (!body.write(chunk)) {
       await new Promise<void>((resolve, reject) => {
-        const fail = () => reject(new NetworkError(`${this.name}: the engine stopped reading the image`));
+        const fail = () => setImmediate(() => reject(stopped()));
         body.once('close', fail);
         body.once('drain', () => {
           body.off('close', fail);
