@@ -133,7 +133,10 @@ async function startRegistry() {
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v2/`)).status === 200);
   return {
     host: `127.0.0.1:${port}`,
-    stop: () => new Promise((r) => (child.kill('SIGTERM'), child.once('exit', r))),
+    stop() {
+      child.kill('SIGTERM');
+      return new Promise((r) => child.once('exit', r));
+    },
   };
 }
 
