@@ -168,6 +168,16 @@ async function timed(cmd, argv) {
   return { wall, rssMb: rssKb / 1024 };
 }
 
+/** skopeo's push from the engine to a registry repository. */
+const skopeoPush = (ref) => [
+  'copy',
+  '-q',
+  '--src-daemon-host',
+  `unix://${socket}`,
+  '--dest-tls-verify=false',
+  'docker-daemon:localhost/bench:1',
+  `docker://${ref}`,
+];
 const clearSkopeoCache = () => rmSync('/var/lib/containers/cache/blob-info-cache-v1.boltdb', { force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -192,15 +202,7 @@ try {
   const results = { push: { hubctl: [], skopeo: [] }, pull: { hubctl: [], skopeo: [] } };
   registry = await startRegistry();
   // The pull source: pushed once by skopeo.
-  execFileSync('skopeo', [
-    'copy',
-    '-q',
-    '--src-daemon-host',
-    `unix://${socket}`,
-    '--dest-tls-verify=false',
-    'docker-daemon:localhost/bench:1',
-    `docker://${registry.host}/src:1`,
-  ]);
+  execFileSync('skopeo', skopeoPush(`${registry.host}/src:1`));
   for (let i = 0; i < runs; i++) {
     for (const tool of i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl']) {
       clearSkopeoCache();
@@ -243,15 +245,7 @@ try {
               'docker-daemon:localhost/bench:1',
               `${registry.host}/h:1`,
             ])
-          : await timed('skopeo', [
-              'copy',
-              '-q',
-              '--src-daemon-host',
-              `unix://${socket}`,
-              '--dest-tls-verify=false',
-              'docker-daemon:localhost/bench:1',
-              `docker://${registry.host}/s:1`,
-            ]),
+          : await timed('skopeo', skopeoPush(`${registry.host}/s:1`)),
       );
       await registry.stop();
       registry = undefined;
