@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/support/tool-notice.ts'],
+    setupFiles: ['test/support/scrub-env.ts'],
   },
 });

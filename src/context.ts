@@ -117,6 +117,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       env,
       dispatcher: deps.dispatcher,
       retryBaseMs: deps.retryBaseMs,
+      timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
   });
   const engine = memo(async () => {
@@ -147,10 +148,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
     const chain = await credentials();
+    const { baseUrl, governanceUrl } = await settings();
     return createHubSession({
       http: await http(),
       clock,
-      baseUrl: (await settings()).baseUrl,
+      baseUrl,
+      alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
     });
   });
@@ -208,6 +211,16 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     }),
     registry,
   };
+}
+
+/** HUBCTL_HTTP_TIMEOUT: seconds without a byte before a request or an answer is given up (default 30). */
+function httpTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`HUBCTL_HTTP_TIMEOUT must be a number of seconds from 0 to 3600 (got "${value}")`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 async function readAll(stream: Readable): Promise<string> {

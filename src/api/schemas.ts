@@ -3,7 +3,7 @@
 // loose: fields of newer API versions (`http_resources`, `cedar_v1`, `next_page_token`, …) pass
 // through as they came, while every field hubctl reads is checked. Types say what hubctl relies on.
 import type { AccessToken, AccessTokenPage } from './access-tokens.js';
-import { v } from './answer.js';
+import { object, v } from './answer.js';
 import type { GovPolicy, GovPolicySummary, GovRule } from './governance.js';
 
 const text = v.string();
@@ -13,11 +13,11 @@ const strings = v.array(v.string());
 
 // ---- governance -------------------------------------------------------------------------------
 
-const scope = v.looseObject({ teams: v.optional(strings) });
+const scope = object({ teams: v.optional(strings) });
 
 /** A rule names `resources` (interface.md) or, in the HTTP rules of the current API, `http_resources`. */
 const rule = v.pipe(
-  v.looseObject({
+  object({
     id,
     name: text,
     actions: strings,
@@ -42,33 +42,33 @@ const policyFields = {
 };
 
 /** Policy: `allowlist_v0` only when it has rules; other rule sets (`cedar_v1`) pass through. */
-const policy = v.looseObject({
+const policy = object({
   ...policyFields,
   allowlist_v0: v.nullish(
-    v.looseObject({ domain: v.optional(v.picklist(['network', 'filesystem'])), rules: v.array(rule) }),
+    object({ domain: v.optional(v.picklist(['network', 'filesystem'])), rules: v.array(rule) }),
   ),
 });
 
 /** PolicySummary: `type` names the rule-set format, `allowlist_v0` or another (`cedar_v1`). */
-const policySummary = v.looseObject({ ...policyFields, type: text });
+const policySummary = object({ ...policyFields, type: text });
 
 // The wire types (src/policy/model.ts) keep `resources` required for the rules hubctl evaluates;
 // a rule that carries http_resources instead is passed on as the server gave it.
 export const PolicyAnswer = policy as unknown as v.GenericSchema<unknown, GovPolicy>;
 export const RuleAnswer = rule as unknown as v.GenericSchema<unknown, GovRule>;
-export const PolicyListAnswer = v.looseObject({
+export const PolicyListAnswer = object({
   data: v.array(policySummary as unknown as v.GenericSchema<unknown, GovPolicySummary>),
   next_page_token: v.nullish(v.string()),
 });
-export const PolicyUpdateAnswer = v.looseObject({ old: PolicyAnswer, new: PolicyAnswer });
-export const PolicyDeleteAnswer = v.looseObject({ deleted: PolicyAnswer });
-export const RuleUpdateAnswer = v.looseObject({ old: RuleAnswer, new: RuleAnswer });
-export const RuleDeleteAnswer = v.looseObject({ deleted: RuleAnswer });
+export const PolicyUpdateAnswer = object({ old: PolicyAnswer, new: PolicyAnswer });
+export const PolicyDeleteAnswer = object({ deleted: PolicyAnswer });
+export const RuleUpdateAnswer = object({ old: RuleAnswer, new: RuleAnswer });
+export const RuleDeleteAnswer = object({ deleted: RuleAnswer });
 
 // ---- access tokens ----------------------------------------------------------------------------
 
 const optionalText = v.optional(v.string());
-const accessToken = v.looseObject({
+const tokenEntries = {
   uuid: id,
   client_id: optionalText,
   token_label: text,
@@ -81,15 +81,16 @@ const accessToken = v.looseObject({
   generated_by: optionalText,
   creator_ip: optionalText,
   creator_ua: optionalText,
-});
+};
+const accessToken = object(tokenEntries);
 
 export const AccessTokenAnswer = accessToken as v.GenericSchema<unknown, AccessToken>;
 /** The creation answer is the one place the secret comes back: it must be there. */
-export const CreatedAccessTokenAnswer = v.looseObject({
-  ...accessToken.entries,
+export const CreatedAccessTokenAnswer = object({
+  ...tokenEntries,
   token: v.pipe(v.string(), v.minLength(1, 'expected a non-empty string')),
 }) as v.GenericSchema<unknown, AccessToken & { token: string }>;
-export const AccessTokenPageAnswer = v.looseObject({
+export const AccessTokenPageAnswer = object({
   active_count: v.optional(v.number()),
   count: v.number(),
   next: v.nullish(v.string(), null),
@@ -101,7 +102,7 @@ export const AccessTokenPageAnswer = v.looseObject({
 
 /** The JWT comes as `access_token` or `token` (decisions §2); one of them must be a non-empty string. */
 export const TokenExchangeAnswer = v.pipe(
-  v.looseObject({ access_token: v.nullish(v.string()), token: v.nullish(v.string()) }),
+  object({ access_token: v.nullish(v.string()), token: v.nullish(v.string()) }),
   v.check((b) => Boolean(b.access_token || b.token), 'no token in access_token or token'),
   v.transform((b) => (b.access_token || b.token) as string),
 );

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
 import { readJson } from './read.js';
-import { assertProfileName } from './settings.js';
+import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
 export const PROFILE_KEYS = {
@@ -26,6 +26,8 @@ export function isProfileKey(key: string): key is ProfileKey {
 export interface StoredCredential {
   username: string;
   secret: string;
+  /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
+  origin?: string;
 }
 
 type FileName = 'config' | 'credentials';
