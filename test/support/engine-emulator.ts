@@ -3,6 +3,7 @@
 // each version omits, and a /_ping that refuses HEAD. Listens on 127.0.0.1:0 or a unix socket and
 // records every request.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface EmulatedImage {
@@ -24,6 +25,8 @@ export interface EngineEmulatorOptions {
   noHeadPing?: boolean;
   images?: EmulatedImage[];
   registry?: { mirrors?: string[]; insecure?: string[] };
+  /** Serve TLS and require a client certificate signed by `ca` (PEM), as a docker daemon with --tlsverify. */
+  tls?: { key: string; cert: string; ca: string };
 }
 
 export interface EngineEmulator {
@@ -138,9 +141,12 @@ export async function startEngineEmulator(
     return send(res, 404, { message: 'page not found' });
   };
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => send(res, 500, { message: String(err) }));
-  });
+  };
+  const server: Server = options.tls
+    ? createTlsServer({ ...options.tls, requestCert: true, rejectUnauthorized: true }, listener)
+    : createServer(listener);
   await new Promise<void>((resolve) =>
     socketPath ? server.listen(socketPath, resolve) : server.listen(0, '127.0.0.1', resolve),
   );

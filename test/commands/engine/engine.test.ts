@@ -1,12 +1,13 @@
 // engine version / engine info against the engine emulator: negotiation, pinning, refusals in the
 // daemon's words, /_ping without HEAD, unix socket and tcp, and the errors of an absent engine.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeEcCertificate } from '../../support/certificate.js';
 import {
   type EngineEmulator,
   type EngineEmulatorOptions,
@@ -162,6 +163,41 @@ describe('engine version', () => {
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).address).toBe(e.host);
     expect(versioned(e)).toEqual([{ method: 'GET', url: '/v1.47/version' }]);
+  });
+});
+
+describe('engine over TLS (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH)', () => {
+  const certs = mkdtempSync(join(tmpdir(), 'hubctl-engine-tls-'));
+  const server = { key: join(certs, 'server-key.pem'), cert: join(certs, 'server.pem') };
+  makeEcCertificate(server.key, server.cert, { commonName: '127.0.0.1', days: 2, ipAddress: '127.0.0.1' });
+  // The client's files, named as the docker CLI reads them: ca.pem, cert.pem, key.pem.
+  makeEcCertificate(join(certs, 'key.pem'), join(certs, 'cert.pem'), { commonName: 'client', days: 2 });
+  copyFileSync(server.cert, join(certs, 'ca.pem'));
+  const tls = {
+    key: readFileSync(server.key, 'utf8'),
+    cert: readFileSync(server.cert, 'utf8'),
+    ca: readFileSync(join(certs, 'cert.pem'), 'utf8'),
+  };
+
+  it('speaks TLS with the client certificate from DOCKER_CERT_PATH', async () => {
+    const e = await engine({ maxApi: '1.45', tls });
+    const r = await runCli(['engine', 'version', '--json'], {
+      env: { DOCKER_HOST: e.host, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certs },
+    });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).negotiated.apiVersion).toBe('1.45');
+    expect(e.requests.at(-1)).toEqual({ method: 'GET', url: '/v1.45/version' });
+  });
+
+  it('a missing certificate file is named (exit 2), before anything is sent', async () => {
+    const e = await engine({ tls });
+    const empty = mkdtempSync(join(tmpdir(), 'hubctl-engine-nocert-'));
+    const r = await runCli(['engine', 'version'], {
+      env: { DOCKER_HOST: e.host, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: empty },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`hubctl: cannot read the engine TLS file ${join(empty, 'ca.pem')}`);
+    expect(e.requests).toEqual([]);
   });
 });
 
