@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AccessTokenClient } from './api/access-tokens.js';
+import type { EngineClient } from './api/engine/client.js';
 import type { GovernanceClient } from './api/governance.js';
 import type { RegistryClient } from './api/registry/client.js';
 import type { CredentialChain } from './auth/chain.js';
@@ -49,6 +50,8 @@ export interface Context {
   hubSession(): Promise<HubSession>;
   accessTokens(): Promise<AccessTokenClient>;
   governance(): Promise<GovernanceClient>;
+  /** The container engine at --engine-host or DOCKER_HOST; the API version is negotiated on first use. */
+  engine(): Promise<EngineClient>;
   /** OCI registries: credentials from the chain, tokens per registry and scope. */
   registry(): Promise<RegistryClient>;
 }
@@ -117,6 +120,26 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
   });
+  const engine = memo(async () => {
+    const [{ engineAddress }, { checkPinnedVersion }, { createEngineClient }, { engineDispatcher }] =
+      await Promise.all([
+        import('./api/engine/address.js'),
+        import('./api/engine/api-version.js'),
+        import('./api/engine/client.js'),
+        import('./http/engine-transport.js'),
+      ]);
+    const address = engineAddress(globals.engineHost, env);
+    const pinned = env.DOCKER_API_VERSION ? checkPinnedVersion(env.DOCKER_API_VERSION) : undefined;
+    const { createHttpClient } = await import('./http/client.js');
+    const http = createHttpClient({
+      userAgent: `hubctl/${VERSION} node/${process.versions.node}`,
+      clock,
+      debug: globals.debug ? debug : undefined,
+      dispatcher: engineDispatcher(address.transport),
+      retryBaseMs: deps.retryBaseMs,
+    });
+    return createEngineClient({ http, address, pinned });
+  });
   const credentials = memo(async () => {
     const { createCredentialChain } = await import('./auth/chain.js');
     const store = await reader();
@@ -178,6 +201,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     http,
     credentials,
     hubSession,
+    engine,
     accessTokens: memo(async () => {
       const { createAccessTokenClient } = await import('./api/access-tokens.js');
       return createAccessTokenClient(await hubSession(), (await settings()).baseUrl);

@@ -4,6 +4,7 @@
 
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { EngineClient } from '../api/engine/client.js';
 import type { RegistryClient } from '../api/registry/client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
@@ -14,6 +15,8 @@ import type { ImageDestination, ImageSource } from './store.js';
 export interface PlaceDeps {
   /** The registry client, built by the context. */
   registry(): Promise<RegistryClient>;
+  /** The container engine client, built by the context (docker-daemon: places). */
+  engine?(): Promise<EngineClient>;
   signal: AbortSignal;
   known?: KnownBlobs;
   uploads?: UploadStateStore;
@@ -27,12 +30,6 @@ export interface PlaceDeps {
 /** How a place is named in messages and results (a registry in its canonical form). */
 export function placeName(place: PlaceRef): string {
   return formatPlace(place, formatReference);
-}
-
-function daemonNotYet(): never {
-  throw new UsageError('docker-daemon: is not available in this version of hubctl', {
-    hint: 'Save the image with `docker save -o app.tar IMAGE` and use docker-archive:app.tar.',
-  });
 }
 
 export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<ImageSource> {
@@ -54,9 +51,16 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
       const { DockerArchiveSource } = await import('./docker-archive.js');
       return DockerArchiveSource.open(name, place.path, place.ref);
     }
-    case 'docker-daemon':
-      return daemonNotYet();
+    case 'docker-daemon': {
+      const { EngineSource } = await import('./engine/source.js');
+      return new EngineSource(await engineOf(deps), place.ref, { signal: deps.signal });
+    }
   }
+}
+
+function engineOf(deps: PlaceDeps): Promise<EngineClient> {
+  if (!deps.engine) throw new UsageError('docker-daemon: is not available here');
+  return deps.engine();
 }
 
 /** What a destination without its own tag is named after: the source's tag, as skopeo and docker do. */
@@ -120,7 +124,11 @@ export async function openDestination(
       await parentExists(place.path);
       return new DockerArchiveDestination(name, place.path, repoTagFor(place, from));
     }
-    case 'docker-daemon':
-      return daemonNotYet();
+    case 'docker-daemon': {
+      const { EngineDestination } = await import('./engine/destination.js');
+      const engine = await engineOf(deps);
+      await engine.negotiate(); // an absent engine is said before anything is read from the source
+      return new EngineDestination(engine, place.ref, deps.signal);
+    }
   }
 }

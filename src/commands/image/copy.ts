@@ -75,6 +75,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image copy docker-archive:app.tar:app:1 localhost:5000/app:1',
     'hubctl image copy docker://localhost:5000/app:1 docker-archive:app.tar:app:1',
     'hubctl image copy --all-tags registry.example.com/team/app localhost:5000/mirror/app --json',
+    'hubctl image copy docker-daemon:app:1 oci:./out:1',
   ]);
 }
 

@@ -5,6 +5,7 @@ import * as copy from './copy.js';
 import * as del from './delete.js';
 import * as digest from './digest.js';
 import * as inspect from './inspect.js';
+import * as list from './list.js';
 import * as pull from './pull.js';
 import * as push from './push.js';
 import * as tags from './tags.js';
@@ -14,6 +15,7 @@ export function register(group: Command, host: CommandHost): void {
   digest.register(group, host);
   tags.register(group, host);
   catalog.register(group, host);
+  list.register(group, host);
   pull.register(group, host);
   push.register(group, host);
   copy.register(group, host);

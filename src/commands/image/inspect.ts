@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseImageConfig } from '../../api/registry/manifest.js';
 import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
-import { ValidationError } from '../../errors.js';
+import { UsageError, ValidationError } from '../../errors.js';
 import { isImageConfig } from '../../image/image-config.js';
 import { openSource } from '../../image/places.js';
 import { formatPlatform, parsePlatform } from '../../image/platform.js';
@@ -27,6 +27,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .option('--platform <os/arch[/variant]>', 'picked from an index; a single image must have it')
     .option('--raw', 'print the manifest bytes exactly as stored')
     .action((ref: string, o: { platform?: string; raw?: boolean }) => {
+      if (ref.startsWith('docker-daemon:')) return inspectInEngine(host, ref, o);
       if (o.platform !== undefined) parsePlatform(o.platform);
       const opts: InspectOptions = { place: parsePlace(ref), raw: Boolean(o.raw), platform: o.platform };
       return host.run((ctx) => runner(ctx, opts));
@@ -35,6 +36,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image inspect alpine:3.20',
     'hubctl image inspect localhost:5000/team/app:1 --platform linux/arm64 --json',
     'hubctl image inspect oci-archive:app.tar --raw | jq .',
+    'hubctl image inspect docker-daemon:app:1',
   ]);
 }
 
@@ -89,6 +91,16 @@ function readConfig(place: PlaceRef, what: string, d: Descriptor, bytes: Buffer)
   } catch (err) {
     throw new ValidationError(`${what}: the image config is not valid`, { cause: err });
   }
+}
+
+/** The engine's own view of an image (its API has no manifest to show raw or pick a platform from). */
+function inspectInEngine(host: CommandHost, ref: string, o: { platform?: string; raw?: boolean }) {
+  if (o.platform || o.raw) {
+    throw new UsageError('--platform and --raw apply to registries and files, not to docker-daemon: images');
+  }
+  const place = parsePlace(ref);
+  const name = place.transport === 'docker-daemon' ? place.ref : ref;
+  return host.run(async (ctx) => (await import('./engine-inspect.js')).runEngineInspect(ctx, name));
 }
 
 export async function run(ctx: Context, opts: InspectOptions): Promise<void> {

@@ -22,16 +22,21 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .command('pull')
       .description('Download an image to a local place (resumes a broken pull into oci:)')
       .argument('<ref>', 'image reference')
-      .argument('<dest>', 'oci:DIR[:tag], oci-archive:FILE[:tag] or docker-archive:FILE[:ref]'),
+      .argument(
+        '<dest>',
+        'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
+      ),
   ).action((ref: string, dest: string, o: CopyFlags) => {
     checkFlags(o);
     const place = parsePlace(dest);
     if (place.transport === 'registry')
       throw new UsageError(
-        `pull writes a local image (oci:, oci-archive:, docker-archive:): use image copy ${ref} ${dest}`,
+        `pull writes a local image (oci:, oci-archive:, docker-archive:, docker-daemon:): use image copy ${ref} ${dest}`,
       );
-    if (o.allPlatforms && place.transport === 'docker-archive')
-      throw new UsageError('a docker archive holds one platform: pull --all-platforms into oci:DIR instead');
+    if (o.allPlatforms && (place.transport === 'docker-archive' || place.transport === 'docker-daemon'))
+      throw new UsageError(
+        `${place.transport === 'docker-daemon' ? 'the engine' : 'a docker archive'} holds one platform per name: pull --all-platforms into oci:DIR instead`,
+      );
     const opts: PullOptions = {
       ref: parseReference(ref.replace(/^docker:\/\//, '')),
       dest: place,
@@ -46,6 +51,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image pull alpine:3.20 oci:./alpine:3.20',
     'hubctl image pull localhost:5000/team/app:1 docker-archive:app.tar --platform linux/arm64',
     'hubctl image pull localhost:5000/team/app:1 oci-archive:app.tar --all-platforms',
+    'hubctl image pull localhost:5000/team/app:1 docker-daemon:app:1',
   ]);
 }
 

@@ -20,14 +20,17 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     group
       .command('push')
       .description('Upload a local image to a registry (skips, mounts, resumes unfinished uploads)')
-      .argument('<src>', 'oci:DIR[:tag], oci-archive:FILE[:tag] or docker-archive:FILE[:ref]')
+      .argument(
+        '<src>',
+        'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
+      )
       .argument('<ref>', 'destination image reference'),
   ).action((src: string, ref: string, o: CopyFlags) => {
     checkFlags(o);
     const place = parsePlace(src);
     if (place.transport === 'registry')
       throw new UsageError(
-        `push reads a local image (oci:, oci-archive:, docker-archive:): use image copy ${src} ${ref}`,
+        `push reads a local image (oci:, oci-archive:, docker-archive:, docker-daemon:): use image copy ${src} ${ref}`,
       );
     const opts: PushOptions = {
       src: place,
@@ -42,6 +45,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   return examples(cmd, [
     'hubctl image push oci:./build:latest localhost:5000/team/app:1',
     'hubctl image push docker-archive:app.tar registry.example.com/team/app:1 --concurrency 8',
+    'hubctl image push docker-daemon:app:1 localhost:5000/team/app:1',
   ]);
 }
 

@@ -46,6 +46,7 @@ export function uploadSizes(ctx: Context): { monolithicMax?: number; chunkSize?:
 export function placeDeps(ctx: Context): PlaceDeps {
   return {
     registry: () => ctx.registry(),
+    engine: () => ctx.engine(),
     signal: ctx.signal,
     ...stores(ctx),
     ...uploadSizes(ctx),
