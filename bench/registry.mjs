@@ -21,6 +21,9 @@
 //
 //   npm run build && node bench/registry.mjs [--layers 4] [--layer-size 128M] [--runs 5] [--keep DIR]
 //   BENCH_PULL_ARGS="--concurrency 2" adds flags to hubctl's pull (to compare settings).
+//   --only push,pull,repull,copy,all-tags runs some parts only (to profile one of them);
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run;
+//   BENCH_DEBUG=1 runs hubctl with --debug (its request trace on stderr).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createCipheriv, createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
@@ -54,7 +57,7 @@ const RSS_GOAL_MB = 120;
 const TAGS = 20;
 
 function parseArgs(argv) {
-  const a = { layers: 4, layerSize: 128 * MiB, runs: 5, keep: undefined };
+  const a = { layers: 4, layerSize: 128 * MiB, runs: 5, keep: undefined, only: undefined };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[++i];
@@ -62,6 +65,7 @@ function parseArgs(argv) {
     else if (k === '--layer-size') a.layerSize = parseSize(v);
     else if (k === '--runs') a.runs = Number(v);
     else if (k === '--keep') a.keep = v;
+    else if (k === '--only') a.only = new Set(v.split(','));
     else throw new Error(`unknown argument ${k}`);
   }
   return a;
@@ -271,6 +275,11 @@ async function startRegistry(work, realm, certPath, name = 'registry') {
   }
   return {
     host: `127.0.0.1:${port}`,
+    /** CPU seconds (user+sys) the registry has used so far. */
+    cpu() {
+      const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    },
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -290,16 +299,21 @@ async function sync() {
 /** Runs a command under /usr/bin/time (asynchronously: the token service lives in this process). */
 async function timed(cmd, argv, env) {
   await sync();
+  if (cmd === process.execPath) {
+    argv = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...argv];
+    // BENCH_DEBUG=1: hubctl's --debug trace (every request) on stderr instead of --quiet.
+    if (process.env.BENCH_DEBUG) argv = argv.map((a) => (a === '--quiet' ? '--debug' : a));
+  }
   const out = join(work, `time-${randomBytes(4).toString('hex')}.txt`);
-  const child = spawn('/usr/bin/time', ['-f', '%e %M', '-o', out, cmd, ...argv], {
+  const child = spawn('/usr/bin/time', ['-f', '%e %M %U %S', '-o', out, cmd, ...argv], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${code}`);
-  const [wall, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+  const [wall, rssKb, user, sys] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
   rmSync(out);
-  return { wall, rssMb: rssKb / 1024 };
+  return { wall, rssMb: rssKb / 1024, cpu: user + sys };
 }
 
 function clearSkopeoCache() {
@@ -321,7 +335,8 @@ let tokenServer;
 try {
   log(`work dir ${work}`);
   // The CLI as users run it: bin/hubctl.js over dist/ (`node scripts/build.mjs` first).
-  const hubctl = join(repoRoot, 'bin', 'hubctl.js');
+  // BENCH_HUBCTL=/other/checkout/bin/hubctl.js times another build (an A/B of a change).
+  const hubctl = process.env.BENCH_HUBCTL ?? join(repoRoot, 'bin', 'hubctl.js');
   if (!existsSync(join(repoRoot, 'dist', 'cli.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
 
@@ -368,8 +383,9 @@ try {
   });
   const creds = `${USER}:${PASS}`;
 
+  const runs = (op) => (!args.only || args.only.has(op) ? args.runs : 0);
   const results = { push: { hubctl: [], skopeo: [] }, pull: { hubctl: [], skopeo: [] } };
-  for (let i = 0; i < args.runs; i++) {
+  for (let i = 0; i < runs('push'); i++) {
     const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
     for (const tool of order) {
       if (registry) await registry.stop();
@@ -380,6 +396,7 @@ try {
       );
       clearSkopeoCache();
       const ref = `${registry.host}/bench/app:${tool}${i}`;
+      const before = registry.cpu();
       const r = await (tool === 'hubctl'
         ? timed(
             process.execPath,
@@ -400,17 +417,24 @@ try {
             {},
           ));
       results.push[tool].push(r);
-      log(`push ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+      log(
+        `push ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu, ${r.rssMb.toFixed(0)} MB; the registry ${(registry.cpu() - before).toFixed(2)} s cpu`,
+      );
     }
   }
   // Pulls, from one registry holding the image.
+  registry ??= await startRegistry(work, realm, join(work, 'token.crt'));
+  writeFileSync(
+    join(dockerDir, 'config.json'),
+    JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(creds).toString('base64') } } }),
+  );
   const src = `${registry.host}/bench/app:pull`;
   await timed(
     process.execPath,
     [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, src],
     hubEnv('seed'),
   );
-  for (let i = 0; i < args.runs; i++) {
+  for (let i = 0; i < runs('pull'); i++) {
     const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
     for (const tool of order) {
       clearSkopeoCache();
@@ -445,7 +469,9 @@ try {
             {},
           ));
       results.pull[tool].push(r);
-      log(`pull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+      log(
+        `pull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu, ${r.rssMb.toFixed(0)} MB`,
+      );
       const idx = JSON.parse(readFileSync(join(out, 'img', 'index.json'), 'utf8'));
       if (idx.manifests[0].digest !== image.digest)
         throw new Error(`${tool} pulled ${idx.manifests[0].digest}, expected ${image.digest}`);
@@ -472,18 +498,20 @@ try {
           ],
           {},
         ];
-  for (const tool of ['hubctl', 'skopeo']) {
+  for (const tool of runs('repull') ? ['hubctl', 'skopeo'] : []) {
     const out = join(work, `repull-${tool}`);
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out);
     await timed(...pullArgv(tool, out));
   }
-  for (let i = 0; i < args.runs; i++) {
+  for (let i = 0; i < runs('repull'); i++) {
     for (const tool of i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl']) {
       clearSkopeoCache();
       const r = await timed(...pullArgv(tool, join(work, `repull-${tool}`)));
       results.repull[tool].push(r);
-      log(`repull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+      log(
+        `repull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu, ${r.rssMb.toFixed(0)} MB`,
+      );
     }
   }
 
@@ -513,88 +541,95 @@ try {
     return second;
   };
   try {
-    for (let i = 0; i < args.runs; i++) {
+    for (let i = 0; i < runs('copy'); i++) {
       for (const tool of i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl']) {
         clearSkopeoCache();
         const dst = `${(await freshSecond(creds)).host}/bench/copy:${tool}${i}`;
+        const before = registry.cpu() + second.cpu();
         const r = await (tool === 'hubctl'
           ? timed(process.execPath, [hubctl, '--quiet', 'image', 'copy', src, dst], hubEnv(`copy-${i}`))
           : timed('skopeo', ['copy', '-q', ...bothEnds, `docker://${src}`, `docker://${dst}`], {}));
         results.copy[tool].push(r);
-        log(`copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+        log(
+          `copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu, ${r.rssMb.toFixed(0)} MB; the registries ${(registry.cpu() + second.cpu() - before).toFixed(2)} s cpu`,
+        );
       }
     }
 
     // 20 tags sharing the layers, each with its own config (a rebuild with other labels).
-    const index = JSON.parse(readFileSync(join(imageDir, 'index.json'), 'utf8'));
-    const top = JSON.parse(
-      readFileSync(join(imageDir, 'blobs', 'sha256', index.manifests[0].digest.slice(7)), 'utf8'),
-    );
-    const baseConfig = JSON.parse(
-      readFileSync(join(imageDir, 'blobs', 'sha256', top.config.digest.slice(7)), 'utf8'),
-    );
-    const tagsDir = join(work, 'tags-image');
-    rmSync(tagsDir, { recursive: true, force: true });
-    execFileSync('cp', ['-al', imageDir, tagsDir]);
-    const entries = [];
-    for (let t = 0; t < TAGS; t++) {
-      const put = (bytes) => {
-        const hex = createHash('sha256').update(bytes).digest('hex');
-        writeFileSync(join(tagsDir, 'blobs', 'sha256', hex), bytes);
-        return { digest: `sha256:${hex}`, size: bytes.length };
-      };
-      const config = put(
-        Buffer.from(JSON.stringify({ ...baseConfig, config: { Labels: { build: String(t) } } })),
+    if (runs('all-tags')) {
+      const index = JSON.parse(readFileSync(join(imageDir, 'index.json'), 'utf8'));
+      const top = JSON.parse(
+        readFileSync(join(imageDir, 'blobs', 'sha256', index.manifests[0].digest.slice(7)), 'utf8'),
       );
-      const manifest = put(Buffer.from(JSON.stringify({ ...top, config: { ...top.config, ...config } })));
-      entries.push({
-        mediaType: top.mediaType,
-        ...manifest,
-        annotations: { 'org.opencontainers.image.ref.name': `t${t}` },
-      });
-    }
-    writeFileSync(join(tagsDir, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: entries }));
-    for (let t = 0; t < TAGS; t++)
-      await timed(
-        process.execPath,
-        [hubctl, '--quiet', 'image', 'push', `oci:${tagsDir}:t${t}`, `${registry.host}/bench/tags:t${t}`],
-        hubEnv('tags-seed'),
+      const baseConfig = JSON.parse(
+        readFileSync(join(imageDir, 'blobs', 'sha256', top.config.digest.slice(7)), 'utf8'),
       );
-    results.allTags = {};
-    for (const tool of ['hubctl', 'skopeo']) {
-      clearSkopeoCache();
-      const dst = (await freshSecond(creds)).host;
-      results.allTags[tool] = await (tool === 'hubctl'
-        ? timed(
-            process.execPath,
-            [
-              hubctl,
-              '--quiet',
-              'image',
-              'copy',
-              '--all-tags',
-              `${registry.host}/bench/tags`,
-              `${dst}/bench/tags`,
-            ],
-            hubEnv('all-tags'),
-          )
-        : timed(
-            'skopeo',
-            [
-              'sync',
-              '--src',
-              'docker',
-              '--dest',
-              'docker',
-              ...bothEnds,
-              `${registry.host}/bench/tags`,
-              `${dst}/mirror`,
-            ],
-            {},
-          ));
-      log(
-        `all-tags ${tool}: ${results.allTags[tool].wall.toFixed(2)} s, ${results.allTags[tool].rssMb.toFixed(0)} MB`,
-      );
+      const tagsDir = join(work, 'tags-image');
+      rmSync(tagsDir, { recursive: true, force: true });
+      execFileSync('cp', ['-al', imageDir, tagsDir]);
+      const entries = [];
+      for (let t = 0; t < TAGS; t++) {
+        const put = (bytes) => {
+          const hex = createHash('sha256').update(bytes).digest('hex');
+          writeFileSync(join(tagsDir, 'blobs', 'sha256', hex), bytes);
+          return { digest: `sha256:${hex}`, size: bytes.length };
+        };
+        const config = put(
+          Buffer.from(JSON.stringify({ ...baseConfig, config: { Labels: { build: String(t) } } })),
+        );
+        const manifest = put(Buffer.from(JSON.stringify({ ...top, config: { ...top.config, ...config } })));
+        entries.push({
+          mediaType: top.mediaType,
+          ...manifest,
+          annotations: { 'org.opencontainers.image.ref.name': `t${t}` },
+        });
+      }
+      // A hard link to the image's index.json: replaced, not written through (--keep reuses the image).
+      rmSync(join(tagsDir, 'index.json'));
+      writeFileSync(join(tagsDir, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: entries }));
+      for (let t = 0; t < TAGS; t++)
+        await timed(
+          process.execPath,
+          [hubctl, '--quiet', 'image', 'push', `oci:${tagsDir}:t${t}`, `${registry.host}/bench/tags:t${t}`],
+          hubEnv('tags-seed'),
+        );
+      results.allTags = {};
+      for (const tool of ['hubctl', 'skopeo']) {
+        clearSkopeoCache();
+        const dst = (await freshSecond(creds)).host;
+        results.allTags[tool] = await (tool === 'hubctl'
+          ? timed(
+              process.execPath,
+              [
+                hubctl,
+                '--quiet',
+                'image',
+                'copy',
+                '--all-tags',
+                `${registry.host}/bench/tags`,
+                `${dst}/bench/tags`,
+              ],
+              hubEnv('all-tags'),
+            )
+          : timed(
+              'skopeo',
+              [
+                'sync',
+                '--src',
+                'docker',
+                '--dest',
+                'docker',
+                ...bothEnds,
+                `${registry.host}/bench/tags`,
+                `${dst}/mirror`,
+              ],
+              {},
+            ));
+        log(
+          `all-tags ${tool}: ${results.allTags[tool].wall.toFixed(2)} s, ${results.allTags[tool].rssMb.toFixed(0)} MB`,
+        );
+      }
     }
   } finally {
     await second?.stop();
@@ -603,16 +638,17 @@ try {
   const lines = [
     `image: ${args.layers} × ${args.layerSize / MiB} MiB incompressible layers (${totalMiB} MiB), ${args.runs} runs each, medians`,
   ];
-  lines.push('op    tool     wall s   MiB/s   peak RSS MB');
+  lines.push('op    tool     wall s   MiB/s   peak RSS MB   cpu s (user+sys)');
   const ratios = [];
-  for (const op of ['push', 'pull', 'repull', 'copy']) {
+  for (const op of ['push', 'pull', 'repull', 'copy'].filter(runs)) {
     const m = {};
     for (const tool of ['hubctl', 'skopeo']) {
       const wall = median(results[op][tool].map((r) => r.wall));
       const rss = median(results[op][tool].map((r) => r.rssMb));
+      const cpu = median(results[op][tool].map((r) => r.cpu));
       m[tool] = { wall, rss };
       lines.push(
-        `${op.padEnd(5)} ${tool.padEnd(8)} ${wall.toFixed(2).padStart(6)} ${(totalMiB / wall).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)}`,
+        `${op.padEnd(5)} ${tool.padEnd(8)} ${wall.toFixed(2).padStart(6)} ${(totalMiB / wall).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)} ${cpu.toFixed(2).padStart(9)}`,
       );
     }
     if (op === 'repull') {
@@ -629,9 +665,10 @@ try {
     );
   }
   const at = results.allTags;
-  ratios.push(
-    `copy --all-tags of ${TAGS} tags sharing ${totalMiB} MiB of layers: hubctl ${at.hubctl.wall.toFixed(2)} s (${at.hubctl.rssMb.toFixed(0)} MB), skopeo sync ${at.skopeo.wall.toFixed(2)} s (${at.skopeo.rssMb.toFixed(0)} MB): ${(at.hubctl.wall / at.skopeo.wall).toFixed(2)}×`,
-  );
+  if (at)
+    ratios.push(
+      `copy --all-tags of ${TAGS} tags sharing ${totalMiB} MiB of layers: hubctl ${at.hubctl.wall.toFixed(2)} s (${at.hubctl.rssMb.toFixed(0)} MB), skopeo sync ${at.skopeo.wall.toFixed(2)} s (${at.skopeo.rssMb.toFixed(0)} MB): ${(at.hubctl.wall / at.skopeo.wall).toFixed(2)}×`,
+    );
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   ratios.push(
     `conditions: load average ${load} at the end, ${process.env.BENCH_NOTE ?? 'shared 2-core machine'}`,
