@@ -67,6 +67,14 @@ function metered(body: Readable, onBytes: (n: number) => void): Readable {
   return body.pipe(t);
 }
 
+/**
+ * The next PATCH's length: a tail under a quarter of a chunk rides with the chunk before it, so a
+ * blob just over N chunks (a 128 MiB layer plus its tar headers) takes N requests, not N + 1.
+ */
+export function chunkLength(left: number, chunkSize: number): number {
+  return left - chunkSize < chunkSize / 4 ? left : chunkSize;
+}
+
 export async function pushBlob(
   uc: UploadContext,
   digest: string,
@@ -133,7 +141,7 @@ export async function pushBlob(
         await client.completeUpload(repo, location, digest, { data: body, length: size });
       } else {
         while (offset < size) {
-          const len = Math.min(chunkSize, size - offset);
+          const len = chunkLength(size - offset, chunkSize);
           const base = offset;
           const body = metered(await open(offset, offset + len), (n) => uc.progress.update(digest, base + n));
           const next = await client.patchUpload(repo, location, body, offset, len);

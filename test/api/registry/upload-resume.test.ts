@@ -152,6 +152,15 @@ describe('chunked upload resume from the registry Range', () => {
     expect(await uploads.list()).toEqual([]);
   });
 
+  it('a tail under a quarter chunk goes with the chunk before it (one PATCH less)', async () => {
+    // 300 KiB in 140 KiB chunks: 140 + 160, not 140 + 140 + 20.
+    expect(await pushBlob({ ...context([]), chunkSize: 140 * KiB }, digest, blob.length, open)).toBe(
+      'pushed',
+    );
+    expect(patches.map((p) => p.range)).toEqual([`0-${140 * KiB - 1}`, `${140 * KiB}-${300 * KiB - 1}`]);
+    expect(stored.equals(blob)).toBe(true);
+  });
+
   it('continues an upload saved by an earlier run from the status Range', async () => {
     stored = Buffer.from(blob.subarray(0, 123 * KiB));
     await uploads.save({
