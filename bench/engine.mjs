@@ -27,7 +27,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MiB = 1 << 20;
-const hubctl = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'hubctl.js');
+// BENCH_HUBCTL=/other/checkout/bin/hubctl.js times another build (an A/B of a change).
+const hubctl =
+  process.env.BENCH_HUBCTL ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'hubctl.js');
 const opt = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -158,14 +160,18 @@ const podman = (...a) =>
 async function timed(cmd, argv) {
   execFileSync('sync');
   const out = join(work, 'time.txt');
-  const child = spawn('/usr/bin/time', ['-f', '%e %M', '-o', out, cmd, ...argv], {
+  const child = spawn('/usr/bin/time', ['-f', '%e %M %U %S', '-o', out, cmd, ...argv], {
     env: { ...engineEnv, HUBCTL_CONFIG_DIR: mkdtempSync(join(work, 'cfg-')) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${code}`);
-  const [wall, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
-  return { wall, rssMb: rssKb / 1024 };
+  const [wall, rssKb, user, sys] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+  const tool = cmd === 'skopeo' ? 'skopeo' : 'hubctl';
+  log(
+    `${argv.includes('push') || argv.some((a) => a.startsWith('docker-daemon:localhost/bench')) ? 'push' : 'pull'} ${tool}: ${wall.toFixed(2)} s, ${(user + sys).toFixed(2)} s cpu, ${(rssKb / 1024).toFixed(0)} MB`,
+  );
+  return { wall, rssMb: rssKb / 1024, cpu: user + sys };
 }
 
 /** skopeo's push from the engine to a registry repository. */
@@ -254,7 +260,7 @@ try {
   const MiBTotal = (layers * layerSize) / MiB;
   const lines = [
     `engine bench: ${layers} × ${layerSize / MiB} MiB, ${runs} runs each, medians`,
-    'op    tool     wall s   MiB/s   peak RSS MB',
+    'op    tool     wall s   MiB/s   peak RSS MB   cpu s (user+sys)',
   ];
   const ratios = [];
   for (const op of ['push', 'pull']) {
@@ -262,8 +268,9 @@ try {
     for (const tool of ['hubctl', 'skopeo']) {
       m[tool] = median(results[op][tool].map((r) => r.wall));
       const rss = median(results[op][tool].map((r) => r.rssMb));
+      const cpu = median(results[op][tool].map((r) => r.cpu));
       lines.push(
-        `${op.padEnd(5)} ${tool.padEnd(8)} ${m[tool].toFixed(2).padStart(6)} ${(MiBTotal / m[tool]).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)}`,
+        `${op.padEnd(5)} ${tool.padEnd(8)} ${m[tool].toFixed(2).padStart(6)} ${(MiBTotal / m[tool]).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)} ${cpu.toFixed(2).padStart(9)}`,
       );
     }
     ratios.push(`${op}: wall ${(m.hubctl / m.skopeo).toFixed(2)}× skopeo (goal ≤ 1.00)`);
