@@ -6,7 +6,7 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
-import type { HttpResource, Policy, PolicySummary, Rule } from '../policy/model.js';
+import type { CedarV1, HttpResource, Policy, PolicySummary, Rule } from '../policy/model.js';
 
 export type GovRule = Rule;
 export type GovPolicy = Policy;
@@ -19,10 +19,14 @@ export const MAX_RULES = 250;
 export interface CreatePolicyBody {
   name: string;
   scope?: { teams?: string[] };
+  /** Makes a Cedar policy (`type: cedar_v1`) instead of an allowlist. */
+  cedar_v1?: CedarV1;
 }
 export interface UpdatePolicyBody {
   name?: string;
   scope?: { teams?: string[] };
+  /** A Cedar policy's new text (cedar_v1 policies only). */
+  cedar_v1?: CedarV1;
 }
 export interface CreateRuleBody {
   name: string;

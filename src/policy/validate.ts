@@ -221,3 +221,42 @@ function checkResources(
   for (const r of resources) parseResource(domain, r);
   return { resources };
 }
+
+/**
+ * An HTTP resource written on one line, as `policy get` shows it: `host[:port]/path`
+ * (`api.github.com/repos/**`, `*.x.test:8443/`, `[2001:db8::1]:443/v1`). No scheme.
+ */
+export function parseHttpResourceText(text: string): HttpResource {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    throw new ValidationError(
+      `invalid HTTP resource "${text}": write host[:port]/path without a scheme (api.github.com/repos/**)`,
+    );
+  }
+  const close = text.startsWith('[') ? text.indexOf(']') : -1;
+  const slash = text.indexOf('/', close + 1);
+  if (slash < 0) {
+    throw new ValidationError(
+      `invalid HTTP resource "${text}": it needs a path, as host[:port]/path (api.github.com/**)`,
+    );
+  }
+  const hostPort = text.slice(0, slash);
+  let host = hostPort;
+  let port: number | undefined;
+  const colon = hostPort.lastIndexOf(':');
+  if (colon > close && (close >= 0 || hostPort.indexOf(':') === colon)) {
+    host = hostPort.slice(0, colon);
+    const p = hostPort.slice(colon + 1);
+    port = /^[0-9]{1,5}$/.test(p) ? Number(p) : Number.NaN;
+  }
+  if (close >= 0) host = host.slice(1, close);
+  const value: Record<string, unknown> = { host, path: text.slice(slash) };
+  if (port !== undefined) value.port = port;
+  try {
+    return validateHttpResource(value);
+  } catch (err) {
+    if (err instanceof ValidationError) {
+      throw new ValidationError(err.message.replace(JSON.stringify(value), `"${text}"`));
+    }
+    throw err;
+  }
+}

@@ -77,6 +77,8 @@ export interface HubEmulatorOptions {
   jwtLifetime?: number;
   /** Answer the policy list in pages of this size, with `next_page_token`. */
   policyPageSize?: number;
+  /** Milliseconds added before every answer (benches: a distant server). */
+  latencyMs?: number;
   /** Policies per organization (default 100). */
   maxPolicies?: number;
   /** Rules per policy (default 250). */
@@ -141,6 +143,8 @@ export interface HubEmulator {
   setRegistryTokenLifetime(seconds: number): void;
   setTokenField(field: 'access_token' | 'token'): void;
   setPolicyPageSize(size: number | undefined): void;
+  /** Milliseconds added before every answer from now on. */
+  setLatency(ms: number): void;
   /** Makes every hub JWT issued so far invalid (401), as a server-side revocation would. */
   invalidateJwts(): void;
   /** A hub JWT for a user, as the token exchange would issue it. */
@@ -171,6 +175,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     epoch: 0,
   };
   const requests: RecordedRequest[] = [];
+  let latencyMs = opts.latencyMs ?? 0;
   const faults = new FaultQueue();
   const counters = { pol_: 0, rule_: 0 };
   let lastStampMs = 0;
@@ -220,6 +225,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
       ...(json === undefined ? {} : { json }),
     };
     requests.push(record);
+    if (latencyMs > 0) await sleep(latencyMs);
 
     const step = faults.take(method, url.pathname);
     if (step) {
@@ -338,6 +344,9 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     },
     setTokenField: (f) => {
       settings.tokenField = f;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     setPolicyPageSize: (n) => {
       gov.policyPageSize = n;
