@@ -1,5 +1,6 @@
 // The policy engine's public surface. Pure: no IO.
 export * from './authored.js';
+export * from './authoring-schema.js';
 export * from './batch.js';
 export * from './document.js';
 export * from './engine.js';

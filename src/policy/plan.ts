@@ -42,6 +42,8 @@ export type Step =
       policyId?: string;
       rule: AuthoredRule;
       renamedFrom?: string;
+      /** Set when the add is part of a change or a scope change, not a new rule. */
+      reason?: StepReason;
     }
   | {
       op: 'change-rule';
