@@ -155,7 +155,7 @@ describe('policy get', () => {
   });
 
   it('shows a cedar_v1 policy as such, and its rule set in --json', async () => {
-    const ruleSet = { policies: 'permit(principal, action, resource);' };
+    const ruleSet = { text: 'permit(principal, action, resource);', schema_url: 'https://x.test/s.json' };
     h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet });
     const r = await h.run(['policy', 'get', 'legacy']);
     expect(r.code).toBe(0);

@@ -152,7 +152,7 @@ describe('rule add', () => {
     h.seed({
       name: 'legacy',
       type: 'cedar_v1',
-      ruleSet: { policies: 'permit(principal, action, resource);' },
+      ruleSet: { text: 'permit(principal, action, resource);' },
     });
     const r = await h.run(add('legacy', 'x', 'connect:tcp', 'github.com'));
     expect(r.code).toBe(2);

@@ -74,7 +74,7 @@ describe('rule list', () => {
     h.seed({
       name: 'legacy',
       type: 'cedar_v1',
-      ruleSet: { policies: 'permit(principal, action, resource);' },
+      ruleSet: { text: 'permit(principal, action, resource);' },
     });
     const r = await h.run(['rule', 'list', 'legacy']);
     expect(r.code).toBe(2);

@@ -133,7 +133,7 @@ describe('rule update', () => {
   });
 
   it('refuses a cedar_v1 policy', async () => {
-    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: {} });
+    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
     expect((await h.run(['rule', 'update', 'legacy', 'x', '--decision', 'deny'])).code).toBe(2);
   });
 

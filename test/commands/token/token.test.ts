@@ -162,7 +162,7 @@ describe('token list', () => {
   });
 
   it.each([
-    [['--page', '0'], '--page must be a whole number of at least 1'],
+    [['--page', '0'], '--page must be a whole number from 1 to 1000000'],
     [['--page-size', 'ten'], '--page-size must be a whole number'],
     [['--all', '--page', '2'], '--all and --page cannot be used together'],
   ])('%j: usage error', async (args, message) => {
