@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACME_TEAMS } from '../../support/hub-emulator.js';
+import { scriptedPrompter } from '../../support/run-cli.js';
 import { FS_RULE, type GovHarness, NET_RULE, startGovHarness } from '../rule/gov-harness.js';
 
 let h: GovHarness;
@@ -97,6 +98,35 @@ describe('policy export, diff and apply', () => {
     expect(ops.at(-2)).toMatch(/^DELETE \/pol_\d+$/);
     expect(h.hub.state.policies.map((p) => p.name)).toEqual(['egress']);
     expect(h.hub.state.policies[0]!.rules).toEqual([]);
+  });
+
+  it('asks on a terminal before deleting: no writes nothing; a rename is said as a remove plus an add', async () => {
+    h.seed({ name: 'egress', rules: [NET_RULE] });
+    const renamed =
+      'name: egress\nrules:\n  - {name: gh, actions: [connect:tcp], decision: allow, resources: [github.com:443, "**.github.com"]}\n';
+    writeFileSync(join(dir, 'egress.yaml'), renamed);
+    const d = await h.run(['policy', 'diff', '-f', dir]);
+    expect(d.stdout).toBe(
+      '-   rule "github" of policy "egress": allow connect:tcp "github.com:443" "**.github.com" (renamed to "gh": a remove plus an add)\n' +
+        '+   rule "gh" of policy "egress": allow connect:tcp "github.com:443" "**.github.com" (renamed from "github": a remove plus an add)\n',
+    );
+    const questions: string[] = [];
+    const no = { ...scriptedPrompter({ confirm: [false] }) };
+    const confirm = no.confirm;
+    no.confirm = (q: string) => {
+      questions.push(q);
+      return confirm(q);
+    };
+    let r = await h.run(['policy', 'apply', '-f', dir], { tty: true, prompter: no });
+    expect(r.code).toBe(1);
+    expect(questions[0]).toContain('1 deletion (remove rule "github" from policy "egress")');
+    expect(writes()).toEqual([]);
+    r = await h.run(['policy', 'apply', '-f', dir], {
+      tty: true,
+      prompter: scriptedPrompter({ confirm: [true] }),
+    });
+    expect(r.code).toBe(0);
+    expect(h.hub.state.policies[0]!.rules.map((x) => x.name)).toEqual(['gh']);
   });
 
   it('validates the whole plan before the first write', async () => {
