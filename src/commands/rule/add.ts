@@ -7,6 +7,7 @@ import { parseHttpResourceText, validateRule } from '../../policy/validate.js';
 import { type CommandHost, collectList, examples } from '../host.js';
 import { notePropagation, showRule } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist } from '../policy/resolve.js';
+import type { RuleFlags } from './values.js';
 
 export interface AddOptions {
   /** An id (`pol_…`) or a name. */
@@ -41,39 +42,28 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       collectList,
     )
     .option('--decision <decision>', 'allow or deny')
-    .action(
-      (
-        policy: string,
-        o: {
-          name?: string;
-          action?: string[];
-          resource?: string[];
-          httpResource?: string[];
-          decision?: string;
-        },
-      ) => {
-        const missing = [
-          o.name === undefined && '--name',
-          o.action === undefined && '--action',
-          o.resource === undefined && o.httpResource === undefined && '--resource (or --http-resource)',
-          o.decision === undefined && '--decision',
-        ].filter(Boolean);
-        if (missing.length > 0) throw new UsageError(`rule add needs ${missing.join(', ')}`);
-        if (o.name?.trim() === '') throw new UsageError('--name must not be empty');
-        // The whole rule, checked before any request: actions, one domain, decision, resources.
-        const rule = validateRule({
-          name: o.name,
-          actions: o.action,
-          decision: o.decision,
-          resources: o.resource,
-          http_resources: o.httpResource?.map(parseHttpResourceText),
-        });
-        const opts: AddOptions = { policy, name: rule.name, actions: rule.actions, decision: rule.decision };
-        if (rule.resources) opts.resources = rule.resources;
-        if (rule.http_resources) opts.http_resources = rule.http_resources;
-        return host.run((ctx) => runner(ctx, opts));
-      },
-    );
+    .action((policy: string, o: RuleFlags) => {
+      const missing = [
+        o.name === undefined && '--name',
+        o.action === undefined && '--action',
+        o.resource === undefined && o.httpResource === undefined && '--resource (or --http-resource)',
+        o.decision === undefined && '--decision',
+      ].filter(Boolean);
+      if (missing.length > 0) throw new UsageError(`rule add needs ${missing.join(', ')}`);
+      if (o.name?.trim() === '') throw new UsageError('--name must not be empty');
+      // The whole rule, checked before any request: actions, one domain, decision, resources.
+      const rule = validateRule({
+        name: o.name,
+        actions: o.action,
+        decision: o.decision,
+        resources: o.resource,
+        http_resources: o.httpResource?.map(parseHttpResourceText),
+      });
+      const opts: AddOptions = { policy, name: rule.name, actions: rule.actions, decision: rule.decision };
+      if (rule.resources) opts.resources = rule.resources;
+      if (rule.http_resources) opts.http_resources = rule.http_resources;
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl rule add egress --name github --action connect:tcp --resource github.com:443,**.github.com --decision allow',
     'hubctl rule add egress --name no-metadata --action connect:tcp,connect:udp --resource 169.254.169.254/32 --decision deny',

@@ -20,7 +20,7 @@ import {
 import { type CommandHost, collectList, examples } from '../host.js';
 import { notePropagation, showRule } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist, resolveRule } from '../policy/resolve.js';
-import { checkRuleParts } from './values.js';
+import { checkRuleParts, type RuleFlags } from './values.js';
 
 export interface UpdateOptions {
   /** An id (`pol_…`) or a name. */
@@ -50,43 +50,31 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       collectList,
     )
     .option('--decision <decision>', 'allow or deny')
-    .action(
-      (
-        policy: string,
-        rule: string,
-        o: {
-          name?: string;
-          action?: string[];
-          resource?: string[];
-          httpResource?: string[];
-          decision?: string;
-        },
-      ) => {
-        if ([o.name, o.action, o.resource, o.httpResource, o.decision].every((v) => v === undefined)) {
-          throw new UsageError(
-            'nothing to change: give --name, --action, --resource, --http-resource or --decision',
-          );
-        }
-        if (o.resource !== undefined && o.httpResource !== undefined) {
-          throw new UsageError(
-            'give --resource or --http-resource, not both: a rule has one kind of resources',
-          );
-        }
-        const parts = checkRuleParts({
-          name: o.name,
-          actions: o.action,
-          decision: o.decision,
-          resources: o.resource,
-        });
-        const opts: UpdateOptions = { policy, rule };
-        if (parts.name !== undefined) opts.name = parts.name;
-        if (parts.actions !== undefined) opts.actions = parts.actions;
-        if (parts.decision !== undefined) opts.decision = parts.decision;
-        if (parts.resources !== undefined) opts.resources = parts.resources;
-        if (o.httpResource !== undefined) opts.http_resources = o.httpResource.map(parseHttpResourceText);
-        return host.run((ctx) => runner(ctx, opts));
-      },
-    );
+    .action((policy: string, rule: string, o: RuleFlags) => {
+      if ([o.name, o.action, o.resource, o.httpResource, o.decision].every((v) => v === undefined)) {
+        throw new UsageError(
+          'nothing to change: give --name, --action, --resource, --http-resource or --decision',
+        );
+      }
+      if (o.resource !== undefined && o.httpResource !== undefined) {
+        throw new UsageError(
+          'give --resource or --http-resource, not both: a rule has one kind of resources',
+        );
+      }
+      const parts = checkRuleParts({
+        name: o.name,
+        actions: o.action,
+        decision: o.decision,
+        resources: o.resource,
+      });
+      const opts: UpdateOptions = { policy, rule };
+      if (parts.name !== undefined) opts.name = parts.name;
+      if (parts.actions !== undefined) opts.actions = parts.actions;
+      if (parts.decision !== undefined) opts.decision = parts.decision;
+      if (parts.resources !== undefined) opts.resources = parts.resources;
+      if (o.httpResource !== undefined) opts.http_resources = o.httpResource.map(parseHttpResourceText);
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl rule update egress github --resource github.com:443,api.github.com:443',
     'hubctl rule update egress rule_8a1f --decision deny',

@@ -74,6 +74,15 @@ export function summaryView(p: StoredPolicy): Record<string, unknown> {
   return { ...policyView(p, false), type: p.type };
 }
 
+function wrongType(res: ServerResponse, policy: StoredPolicy, type: string): undefined {
+  return govError(
+    res,
+    400,
+    'invalid_argument',
+    `policy "${policy.id}" is of type ${policy.type}, not ${type}`,
+  );
+}
+
 function checkScope(scope: unknown, teams: string[], org: string): string | undefined {
   if (!isRecord(scope)) return 'scope must be an object';
   if (scope.teams === undefined) return undefined;
@@ -186,14 +195,7 @@ export function handleGovernance(
       if (body.cedar_v1 !== undefined) {
         const bad = checkCedar(body.cedar_v1);
         if (bad) return govError(res, 400, 'invalid_argument', bad);
-        if (policy.type !== 'cedar_v1') {
-          return govError(
-            res,
-            400,
-            'invalid_argument',
-            `policy "${policy.id}" is of type ${policy.type}, not cedar_v1`,
-          );
-        }
+        if (policy.type !== 'cedar_v1') return wrongType(res, policy, 'cedar_v1');
       }
       if (body.name !== undefined && !validName(body.name)) {
         return govError(
@@ -223,14 +225,7 @@ export function handleGovernance(
 
   if (ruleId === undefined) {
     if (method !== 'POST') return govError(res, 405, 'invalid_argument', `method ${method} not allowed`);
-    if (policy.type !== 'allowlist_v0') {
-      return govError(
-        res,
-        400,
-        'invalid_argument',
-        `policy "${policy.id}" is of type ${policy.type}, not allowlist_v0`,
-      );
-    }
+    if (policy.type !== 'allowlist_v0') return wrongType(res, policy, 'allowlist_v0');
     const check = checkRuleFields(body, true);
     if (!check.ok) return govError(res, 400, 'invalid_argument', check.message);
     const current = policyDomain(policy);
