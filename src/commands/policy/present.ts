@@ -98,6 +98,14 @@ export async function showRulesTable(ctx: Context, rules: GovRule[]): Promise<vo
 export async function showPolicy(ctx: Context, policy: GovPolicy): Promise<void> {
   await showPolicyFields(ctx, policy);
   const type = policyType(policy);
+  const cedar = policy.cedar_v1;
+  if (type === 'cedar_v1' && cedar && typeof cedar.text === 'string') {
+    if (typeof cedar.schema_url === 'string') await ctx.output.fields([['Schema', cedar.schema_url]]);
+    ctx.output.line();
+    // The Cedar text as written, line by line (the output layer escapes control characters).
+    for (const line of cedar.text.replace(/\n$/, '').split('\n')) ctx.output.line(line);
+    return;
+  }
   if (type !== 'allowlist_v0') {
     ctx.output.info(
       `Its rule set is ${type}, which hubctl does not show as a table; \`hubctl policy get ${policy.id} --json\` prints it.`,

@@ -161,9 +161,14 @@ describe('policy get', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Type\tcedar_v1\n');
     expect(r.stdout).not.toContain('Domain');
-    expect(r.stderr).toMatch(/rule set is cedar_v1/);
+    expect(r.stdout).toContain('Schema\thttps://x.test/s.json\n\npermit(principal, action, resource);\n');
     const json = JSON.parse((await h.run(['policy', 'get', 'legacy', '--json'])).stdout);
     expect(json.cedar_v1).toEqual(ruleSet);
+    // control characters from the server reach the terminal escaped
+    h.hub.state.policies[0]!.ruleSet = { text: 'permit(\u001b[31m);\nforbid(x);' };
+    const esc = await h.run(['policy', 'get', 'legacy']);
+    expect(esc.stderr).toBe('');
+    expect(esc.stdout).toContain('\n\npermit(\\x1b[31m);\nforbid(x);\n');
   });
 
   it('shows HTTP rules, and rules with unknown actions instead of dropping them', async () => {
