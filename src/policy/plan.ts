@@ -73,6 +73,8 @@ export interface Plan {
   steps: Step[];
   /** True when the organization differs from the files. */
   differs: boolean;
+  /** Policies of the organization that no file holds, kept (without --prune). */
+  unmanaged: string[];
 }
 
 export interface PlanOptions {
@@ -376,7 +378,8 @@ export function planChanges(
     );
   }
   steps.sort((a, b) => a.phase - b.phase);
-  return { steps, differs: steps.length > 0 };
+  const unmanaged = opts.prune ? [] : live.filter((p) => !wanted.has(p.name)).map((p) => p.name);
+  return { steps, differs: steps.length > 0, unmanaged };
 }
 
 /** The steps of each phase, in order, skipping empty phases. */

@@ -123,7 +123,7 @@ export async function run(ctx: Context, opts: ApplyOptions): Promise<number> {
   const plan = planChanges(authored, await fetchLive(client, opts.concurrency), { prune: opts.prune });
   if (!plan.differs) {
     if (ctx.output.json) ctx.output.printJson({ ...planJson(plan), applied: [], not_applied: [] });
-    else ctx.output.info('No changes: the organization matches the files.');
+    else await showPlan(ctx, plan);
     return ExitCode.OK;
   }
   if (opts.dryRun) {

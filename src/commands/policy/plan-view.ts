@@ -64,6 +64,12 @@ const COLOUR: Record<string, Style> = { '+': 'green', '~': 'yellow', '-': 'red' 
 
 /** Prints the plan; says so when there is nothing to do. */
 export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
+  if (plan.unmanaged.length > 0) {
+    const n = plan.unmanaged.length;
+    ctx.output.info(
+      `${n} polic${n === 1 ? 'y' : 'ies'} of the organization in no file, kept (--prune deletes them): ${plan.unmanaged.map(shown).join(', ')}`,
+    );
+  }
   if (!plan.differs) {
     ctx.output.info('No changes: the organization matches the files.');
     return;
@@ -77,8 +83,8 @@ export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
 }
 
 /** The plan as JSON: each step as the plan holds it, in write order. */
-export function planJson(plan: Plan): { differs: boolean; steps: Step[] } {
-  return { differs: plan.differs, steps: plan.steps };
+export function planJson(plan: Plan): { differs: boolean; steps: Step[]; unmanaged: string[] } {
+  return { differs: plan.differs, steps: plan.steps, unmanaged: plan.unmanaged };
 }
 
 /** One step in a sentence, for the apply report. */

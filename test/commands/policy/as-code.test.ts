@@ -85,6 +85,10 @@ describe('policy export, diff and apply', () => {
   it('asks before deleting, refuses off a terminal without --yes, deletes last with --prune --yes', async () => {
     seedOrg();
     writeFileSync(join(dir, 'only.yaml'), 'name: egress\nrules: []\n');
+    const kept = await h.run(['policy', 'diff', '-f', dir]);
+    expect(kept.stderr).toContain(
+      '2 policies of the organization in no file, kept (--prune deletes them): "cedar", "workspace"',
+    );
     let r = await h.run(['policy', 'apply', '-f', dir, '--prune']);
     expect(r.code).toBe(2);
     expect(writes()).toEqual([]);
