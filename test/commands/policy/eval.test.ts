@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EvalOptions, register as registerEval } from '../../../src/commands/policy/eval.js';
+import { HTTP_RULE_NOT_EVALUATED } from '../../../src/policy/document.js';
 import { ACME_TEAMS } from '../../support/hub-emulator.js';
 import { runCli } from '../../support/run-cli.js';
 import { type GovHarness, parseWith, startGovHarness } from '../rule/gov-harness.js';
@@ -138,16 +139,14 @@ describe('policy eval with files', () => {
   it('states what it did not evaluate', async () => {
     const f = tempFile(
       'mixed.yaml',
-      'name: newer\nrules:\n  - {name: http-get, actions: ["request:get"], decision: allow, http_resources: ["https://x/*"]}\n  - {name: ok, actions: [connect:tcp], decision: allow, resources: [ok.test]}\n',
+      'name: newer\nrules:\n  - {name: http-get, actions: ["request:get"], decision: allow, http_resources: [{host: x.test, path: "/*"}]}\n  - {name: ok, actions: [connect:tcp], decision: allow, resources: [ok.test]}\n',
     );
     const r = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
-      'not evaluated: rule "http-get" of policy "newer": it has http_resources (a newer rule format)\n',
-    );
+    expect(r.stderr).toBe(`not evaluated: rule "http-get" of policy "newer": ${HTTP_RULE_NOT_EVALUATED}\n`);
     const j = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f, '--json']);
     expect(JSON.parse(j.stdout).not_evaluated).toEqual([
-      { policy: 'newer', rule: 'http-get', reason: 'it has http_resources (a newer rule format)' },
+      { policy: 'newer', rule: 'http-get', reason: HTTP_RULE_NOT_EVALUATED },
     ]);
     expect(j.stderr).toBe('');
   });
@@ -155,7 +154,7 @@ describe('policy eval with files', () => {
   it.each([
     [['connect:tcp', 'https://'], 'invalid network destination "https://": the URL has no host'],
     [['connect:tcp', 'x.com:99999'], 'port 99999 is outside 1–65535'],
-    [['request:get', 'x.com'], 'unknown action "request:get"'],
+    [['request:fetch', 'x.com'], 'unknown action "request:fetch"'],
     [['read', 'relative/path'], 'invalid filesystem path "relative/path"'],
   ])('exits 2 on bad input %j', async (args, message) => {
     const r = await runCli(['policy', 'eval', ...args, '-f', NET]);
