@@ -52,8 +52,28 @@ export const MIXED = -1;
 export const NOT_PLAIN = -2;
 
 /**
+ * Refuses a set holding a policy or rule that hubctl cannot evaluate (a cedar_v1 policy, an unknown
+ * action or resource form): any decision could be wrong, since the service evaluates it (fail
+ * closed). Throws ValidationError naming the first, and how many more there are.
+ */
+export function assertDecidable(set: CompiledPolicySet): void {
+  const ne = set.notEvaluated;
+  if (ne.length === 0) return;
+  const first = ne[0]!;
+  const what =
+    first.rule === undefined
+      ? `policy "${first.policy}"`
+      : `rule "${first.rule}" of policy "${first.policy}"`;
+  const more = ne.length > 1 ? ` (and ${ne.length - 1} more: \`hubctl policy lint\` lists them)` : '';
+  throw new ValidationError(
+    `cannot decide: ${what} cannot be evaluated: ${first.reason}${more}; fix or remove it, or evaluate without it`,
+  );
+}
+
+/**
  * Decides one request (decisions §4): deny wins; an allow decides when no deny matches; no match
- * is a deny by default. Throws ValidationError for an unknown action or a malformed destination.
+ * is a deny by default. Throws ValidationError for an unknown action, a malformed destination, or a
+ * set that holds what hubctl cannot evaluate (assertDecidable).
  */
 export function evaluate(
   set: CompiledPolicySet,
@@ -61,6 +81,7 @@ export function evaluate(
   destination: string,
   opts?: EvaluateOptions,
 ): EvalResult {
+  if (set.notEvaluated.length !== 0) assertDecidable(set);
   if (opts !== undefined && opts.explain === true) return explained(set, action, destination);
   const code = decide(set, action, destination);
   return code >= 0 ? set.results[code]! : mixedResult(set);

@@ -13,7 +13,9 @@ export type LintCode =
   | 'DUPLICATE_RESOURCE'
   | 'OVERLAPPING_RESOURCE'
   | 'ALLOW_ALL_HOSTS'
-  | 'WRITE_WITHOUT_READ';
+  | 'WRITE_WITHOUT_READ'
+  /** A policy or rule hubctl cannot evaluate: `policy eval` refuses to decide while it is there. */
+  | 'NOT_EVALUATED';
 
 export interface LintWarning {
   code: LintCode;
@@ -146,6 +148,21 @@ export function lintPolicies(policies: readonly PolicyDoc[]): LintWarning[] {
   const warnings: LintWarning[] = [];
   const warn = (code: LintCode, x: Item, message: string) =>
     warnings.push({ code, policy: x.policy, rule: x.rule, resource: x.resource, message });
+
+  for (const p of policies) {
+    const skipped = p.notEvaluated ? [{ name: '', notEvaluated: p.notEvaluated }] : p.rules;
+    for (const r of skipped) {
+      if (!r.notEvaluated) continue;
+      const what = r.name === '' ? `policy "${p.name}"` : `rule "${r.name}" of policy "${p.name}"`;
+      warnings.push({
+        code: 'NOT_EVALUATED',
+        policy: p.name,
+        rule: r.name,
+        resource: '',
+        message: `${what} cannot be evaluated: ${r.notEvaluated}; \`policy eval\` refuses to decide while it is there`,
+      });
+    }
+  }
 
   for (const x of all) {
     const n = x.net;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
+import { BatchProcessor } from '../../src/policy/batch.js';
 import { type PolicyDoc, parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
 import { naiveEvaluate } from '../support/naive-evaluator.js';
@@ -272,7 +273,7 @@ describe('filesystem semantics (decisions §4)', () => {
 });
 
 describe('not evaluated', () => {
-  it('keeps cedar policies and newer rules out of matching, and reports them', async () => {
+  it('lists cedar policies and rules it cannot read, and refuses to decide while they are there', async () => {
     const text = JSON.stringify([
       {
         id: 'pol_1',
@@ -299,15 +300,18 @@ describe('not evaluated', () => {
       },
     ]);
     const set = compilePolicies(await parsePolicyDocument(text, 'p.json'));
-    const r = evaluate(set, 'connect:tcp', 'x.test');
-    expect(r.decision).toBe('deny');
-    expect(r.notEvaluated).toEqual([
+    expect(set.notEvaluated).toEqual([
       { policy: 'cedar', reason: 'it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only' },
       { policy: 'mixed', rule: 'http', reason: 'its action request:get is not known to hubctl' },
       { policy: 'mixed', rule: 'h2', reason: 'it has http_resources (a newer rule format)' },
     ]);
-    expect(evaluate(set, 'connect:tcp', 'ok.test').decision).toBe('allow');
     expect(set.ruleCount).toBe(1);
+    const refusal =
+      'cannot decide: policy "cedar" cannot be evaluated: it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only (and 2 more: `hubctl policy lint` lists them)';
+    for (const d of ['x.test', 'ok.test']) {
+      expect(() => evaluate(set, 'connect:tcp', d)).toThrow(refusal);
+    }
+    expect(() => new BatchProcessor(set)).toThrow(ValidationError);
   });
 });
 

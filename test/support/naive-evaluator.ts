@@ -44,20 +44,38 @@ function cleanHost(h: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** "A request names a destination as host, host:port, [v6]:port or a URL … without a port: 443." */
+/**
+ * The host a WHATWG URL parser (Node's URL) reads, as special schemes read it: lower case, IDNs in
+ * punycode, and every numeric IPv4 form (hex, octal, short, integer) as its dotted quad. Throws when
+ * the parser refuses the host.
+ */
+function whatwgHost(h: string): string {
+  if (h.includes(':')) return h;
+  return new URL(`http://${h}/`).hostname;
+}
+
+/**
+ * "A request names a destination as host, host:port, [v6]:port or a URL … without a port: 443."
+ * A host is read as a URL parser reads it; a URL is split by the WHATWG rules, and one with a
+ * backslash is refused (parsers split it differently). Throws for a destination it refuses.
+ */
 export function naiveDestination(dest: string): NetDest {
   let hostPort = dest;
   let port = 443;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(dest);
   if (scheme) {
+    if (dest.includes('\\')) throw new Error('backslash in a URL');
     const url = new URL(dest);
     const s = scheme[1]!.toLowerCase();
     port = url.port ? Number(url.port) : (DEFAULT_PORTS[s] ?? 443);
     let h = url.hostname;
     if (h.startsWith('[')) h = h.slice(1, -1);
+    else h = whatwgHost(h);
     // URL lower-cases special schemes only; do it ourselves
     return { host: cleanHost(ipOf(h) ? ipOf(h)!.toString() : h), ip: ipOf(h), port };
   }
+  // without a URL, the parts of one (user info, a path) are refused
+  if (/[\\@/]/.test(dest)) throw new Error('user info or a path without a URL');
   let host: string;
   const bracket = /^\[(.+)\](?::(\d+))?$/.exec(hostPort);
   if (bracket) {
@@ -71,6 +89,7 @@ export function naiveDestination(dest: string): NetDest {
     host = hostPort;
   }
   hostPort = '';
+  host = whatwgHost(host);
   const ip = ipOf(host);
   return { host: ip ? ip.toString() : cleanHost(host), ip, port };
 }

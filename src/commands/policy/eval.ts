@@ -1,13 +1,19 @@
 // `hubctl policy eval`: would this request be allowed, and by which rule? Offline with --file; live
 // with --policy or --team. `--batch` reads requests from stdin, one a line, and writes one JSON
-// decision a line. Exit 0 allowed, 3 denied, 2 bad input.
+// decision a line. Exit 0 allowed, 3 denied, 2 bad input (with --batch: any line not decided).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { BatchProcessor } from '../../policy/batch.js';
-import { type CompiledPolicySet, compilePolicies, type EvalResult, evaluate } from '../../policy/engine.js';
+import {
+  assertDecidable,
+  type CompiledPolicySet,
+  compilePolicies,
+  type EvalResult,
+  evaluate,
+} from '../../policy/engine.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
-import { describeNotEvaluated, loadPolicies, type PolicySources } from './sources.js';
+import { loadPolicies, type PolicySources } from './sources.js';
 
 export interface EvalOptions extends PolicySources {
   action?: string;
@@ -46,7 +52,10 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       '--batch',
       'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line',
     )
-    .option('--fail-on-deny', 'with --batch: exit 3 when any request was denied')
+    .option(
+      '--fail-on-deny',
+      'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)',
+    )
     .action((action: string | undefined, destination: string | undefined, raw: RawOptions) => {
       const opts: EvalOptions = {
         action,
@@ -84,7 +93,8 @@ export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   const policies = await loadPolicies(ctx, opts);
   // `~` in rules is this user's home here, so a path the shell expanded still matches `~/…` rules.
   const set = compilePolicies(policies, { home: ctx.env.HOME });
-  for (const line of describeNotEvaluated(set.notEvaluated)) ctx.output.warn(line);
+  // fail closed: a rule or policy hubctl cannot evaluate could decide any request
+  assertDecidable(set);
   if (opts.batch) return runBatch(ctx, set, opts);
   const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });
   await show(ctx, result);
@@ -141,5 +151,7 @@ async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions)
   ctx.output.info(
     `${total} request${total === 1 ? '' : 's'}: ${total - denied - errors} allowed, ${denied} denied, ${errors} malformed`,
   );
+  // a line that could not be decided fails the batch, before any denial: it may have been one
+  if (errors > 0) return ExitCode.USAGE;
   return opts.failOnDeny && denied > 0 ? ExitCode.DENIED : ExitCode.OK;
 }
