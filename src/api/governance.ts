@@ -6,7 +6,7 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
-import type { Policy, PolicySummary, Rule } from '../policy/model.js';
+import type { HttpResource, Policy, PolicySummary, Rule } from '../policy/model.js';
 
 export type GovRule = Rule;
 export type GovPolicy = Policy;
@@ -28,9 +28,21 @@ export interface CreateRuleBody {
   name: string;
   actions: string[];
   decision: 'allow' | 'deny';
-  resources: string[];
+  /** Network or filesystem resources; or, for an HTTP rule, `http_resources` in their place. */
+  resources?: string[];
+  http_resources?: HttpResource[];
 }
-export type UpdateRuleBody = Partial<CreateRuleBody>;
+/**
+ * Absent fields are unchanged. Switching a rule between `resources` and `http_resources` sends the
+ * new list and `null` for the other.
+ */
+export interface UpdateRuleBody {
+  name?: string;
+  actions?: string[];
+  decision?: 'allow' | 'deny';
+  resources?: string[] | null;
+  http_resources?: HttpResource[] | null;
+}
 
 export interface GovernanceClient {
   readonly org: string;

@@ -4,7 +4,7 @@
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
 import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
-import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
+import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
   destinationOf,
   type NetworkDestination,
@@ -27,16 +27,20 @@ import { whyOf } from './why.js';
 export * from './compile.js';
 export { decisionJson } from './results.js';
 
-const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
+const ALLOWED = `${KNOWN_ACTIONS.network.filter((a) => !isHttpAction(a)).join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
 
 function unknownAction(action: string): ValidationError {
+  // Until the engine decides HTTP rules, an HTTP action is refused rather than denied by default.
+  if (isHttpAction(action)) {
+    return new ValidationError(`hubctl does not evaluate HTTP actions (${action}) offline yet`);
+  }
   return new ValidationError(`unknown action "${action}"; hubctl evaluates ${ALLOWED}`);
 }
 
 /** The domain whose destinations an action takes; throws ValidationError for an unknown action. */
 export function domainForEvaluation(action: string): Domain {
   const d = domainOfAction(action);
-  if (!d) throw unknownAction(action);
+  if (!d || isHttpAction(action)) throw unknownAction(action);
   return d;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { BatchProcessor } from '../../src/policy/batch.js';
-import { type PolicyDoc, parsePolicyDocument } from '../../src/policy/document.js';
+import { HTTP_RULE_NOT_EVALUATED, type PolicyDoc, parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
 import { naiveEvaluate } from '../support/naive-evaluator.js';
 
@@ -204,8 +204,12 @@ describe('network semantics (decisions §4)', () => {
 
   it('refuses unknown actions and malformed destinations', async () => {
     const set = compilePolicies(await docs({ name: 'p', rules: allow('example.com') }));
-    expect(() => evaluate(set, 'request:get', 'example.com')).toThrow(ValidationError);
-    expect(() => evaluate(set, 'request:get', 'example.com')).toThrow(/unknown action "request:get"/);
+    expect(() => evaluate(set, 'request:fetch', 'example.com')).toThrow(ValidationError);
+    expect(() => evaluate(set, 'request:fetch', 'example.com')).toThrow(/unknown action "request:fetch"/);
+    // never denied by default while HTTP rules are not decided offline
+    expect(() => evaluate(set, 'request:get', 'https://example.com/')).toThrow(
+      'hubctl does not evaluate HTTP actions (request:get) offline yet',
+    );
     expect(() => evaluate(set, 'connect:tcp', 'example.com:0')).toThrow(/outside 1–65535/);
     expect(() => evaluate(set, 'read', 'relative/path')).toThrow(/relative/);
   });
@@ -287,13 +291,12 @@ describe('not evaluated', () => {
       {
         name: 'mixed',
         rules: [
-          { name: 'http', actions: ['request:get'], decision: 'allow', resources: ['**'] },
+          { name: 'http', actions: ['request:fetch'], decision: 'allow', resources: ['**'] },
           {
             name: 'h2',
-            actions: ['connect:tcp'],
+            actions: ['request:get'],
             decision: 'allow',
-            resources: [],
-            http_resources: [{ host: 'x' }],
+            http_resources: [{ host: 'x.test', path: '/**' }],
           },
           { name: 'ok', actions: ['connect:tcp'], decision: 'allow', resources: ['ok.test'] },
         ],
@@ -302,8 +305,8 @@ describe('not evaluated', () => {
     const set = compilePolicies(await parsePolicyDocument(text, 'p.json'));
     expect(set.notEvaluated).toEqual([
       { policy: 'cedar', reason: 'it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only' },
-      { policy: 'mixed', rule: 'http', reason: 'its action request:get is not known to hubctl' },
-      { policy: 'mixed', rule: 'h2', reason: 'it has http_resources (a newer rule format)' },
+      { policy: 'mixed', rule: 'http', reason: 'its action request:fetch is not known to hubctl' },
+      { policy: 'mixed', rule: 'h2', reason: HTTP_RULE_NOT_EVALUATED },
     ]);
     expect(set.ruleCount).toBe(1);
     const refusal =

@@ -102,7 +102,8 @@ export interface RuleSeed {
   name: string;
   actions: string[];
   decision: string;
-  resources: string[];
+  /** Absent on an HTTP rule, which has `http_resources` instead. */
+  resources?: string[];
   [extra: string]: unknown;
 }
 

@@ -3,7 +3,15 @@
 import type { GovPolicy, GovRule } from '../../api/governance.js';
 import { MAX_RULES } from '../../api/governance.js';
 import type { Context } from '../../context.js';
-import { domainOfAction, policyDomain, policyType, rulesOf, type Scope } from '../../policy/model.js';
+import {
+  domainOfAction,
+  isHttpRule,
+  policyDomain,
+  policyType,
+  resourceTexts,
+  rulesOf,
+  type Scope,
+} from '../../policy/model.js';
 
 export const PROPAGATION_NOTE = 'The change takes up to five minutes to reach developer machines.';
 
@@ -24,7 +32,7 @@ function scopeDetail(scope: Scope | undefined): string {
   return teams.length === 0 ? 'org-wide' : `teams ${teams.join(', ')}`;
 }
 
-const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources']);
+const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources', 'http_resources']);
 
 /** Fields of a rule that hubctl does not know (`http_resources`), as `key=value` text. */
 function extraText(rule: GovRule): string {
@@ -70,7 +78,7 @@ export async function showRulesTable(ctx: Context, rules: GovRule[]): Promise<vo
       r.name,
       r.decision,
       list(r.actions),
-      list(r.resources),
+      resourceTexts(r).join(','),
       ...(withOther ? [extras[i]] : []),
     ]),
   );
@@ -115,7 +123,7 @@ export async function showRule(ctx: Context, rule: GovRule): Promise<void> {
     ['Name', rule.name],
     ['Decision', String(rule.decision)],
     ['Actions', list(rule.actions)],
-    ['Resources', list(rule.resources)],
+    [isHttpRule(rule) ? 'HTTP resources' : 'Resources', resourceTexts(rule).join(',')],
   ];
   const other = extraText(rule);
   if (other) pairs.push(['Other', other]);

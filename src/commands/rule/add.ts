@@ -14,7 +14,7 @@ export interface AddOptions {
   name: string;
   actions: string[];
   decision: Decision;
-  resources: string[];
+  resources?: string[];
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {

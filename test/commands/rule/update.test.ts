@@ -118,10 +118,10 @@ describe('rule update', () => {
   it('renames a rule with actions hubctl does not know, but will not check new resources for it', async () => {
     const newer = {
       name: 'get',
-      actions: ['request:get'],
+      actions: ['request:fetch'],
       decision: 'allow',
       resources: [],
-      http_resources: ['https://x/*'],
+      fetch_resources: ['https://x/*'],
     };
     h.seed({ name: 'newer', domain: 'network', rules: [newer] });
     let r = await h.run(['rule', 'update', 'newer', 'get', '--name', 'get-api']);

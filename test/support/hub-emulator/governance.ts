@@ -316,7 +316,7 @@ export function handleGovernance(
         `actions cannot change the rule's domain from ${oldDomain} to ${check.domain}`,
       );
     }
-    const resources = (body.resources as string[] | undefined) ?? rule.resources;
+    const resources = (body.resources as string[] | undefined) ?? rule.resources ?? [];
     const badResource = checkResourcesForDomain(resources, check.domain ?? oldDomain);
     if (badResource) return govError(res, 400, 'invalid_argument', badResource);
     const old = structuredClone(rule);
