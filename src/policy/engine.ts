@@ -4,6 +4,7 @@
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
 import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
+import { type HttpRequest, parseHttpRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
   destinationOf,
@@ -27,20 +28,16 @@ import { whyOf } from './why.js';
 export * from './compile.js';
 export { decisionJson } from './results.js';
 
-const ALLOWED = `${KNOWN_ACTIONS.network.filter((a) => !isHttpAction(a)).join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
+const ALLOWED = `${KNOWN_ACTIONS.network.filter((a) => !isHttpAction(a)).join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')} and request:get … request:trace`;
 
 function unknownAction(action: string): ValidationError {
-  // Until the engine decides HTTP rules, an HTTP action is refused rather than denied by default.
-  if (isHttpAction(action)) {
-    return new ValidationError(`hubctl does not evaluate HTTP actions (${action}) offline yet`);
-  }
   return new ValidationError(`unknown action "${action}"; hubctl evaluates ${ALLOWED}`);
 }
 
 /** The domain whose destinations an action takes; throws ValidationError for an unknown action. */
 export function domainForEvaluation(action: string): Domain {
   const d = domainOfAction(action);
-  if (!d || isHttpAction(action)) throw unknownAction(action);
+  if (!d) throw unknownAction(action);
   return d;
 }
 
@@ -107,9 +104,23 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
     }
   } else {
     const fs = pathIndex(set, action);
-    lookupPath(set, fs, parseFilesystemDestination(destination));
+    if (fs !== null) lookupPath(set, fs, parseFilesystemDestination(destination));
+    else lookupRequest(set, action, destination);
   }
   return hitsCode(set);
+}
+
+/**
+ * The hits of an HTTP request: the network rules of its connection (`connect:tcp` to host:port)
+ * and the HTTP rules of its method, deny winning over both (http.ts); throws for an unknown action.
+ */
+function lookupRequest(set: CompiledPolicySet, action: string, destination: string): HttpRequest {
+  const index = set.http.get(action);
+  if (index === undefined) throw unknownAction(action);
+  const req = parseHttpRequest(destination);
+  set.tcp.lookup(req.dest, hits);
+  index.lookup(req, hits);
+  return req;
 }
 
 /**
@@ -179,11 +190,9 @@ function networkIndex(set: CompiledPolicySet, action: string): NetworkIndex | nu
   return action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
 }
 
-/** The path index of a filesystem action; throws for an unknown action. */
-function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex {
-  const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
-  if (fs === null) throw unknownAction(action);
-  return fs;
+/** The path index of a filesystem action, or null for any other action. */
+function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex | null {
+  return action === 'read' ? set.read : action === 'write' ? set.write : null;
 }
 
 /**
@@ -211,6 +220,10 @@ function explained(set: CompiledPolicySet, action: string, destination: string):
     return combine(set, true, nd, null, null);
   }
   const fs = pathIndex(set, action);
+  if (fs === null) {
+    const req = lookupRequest(set, action, destination);
+    return combine(set, true, req.dest, null, null, req);
+  }
   const fd = parseFilesystemDestination(destination);
   const alias = lookupPath(set, fs, fd);
   return combine(set, true, null, fd, alias);
@@ -223,6 +236,7 @@ function combine(
   nd: NetworkDestination | null,
   fd: FilesystemDestination | null,
   alias: FilesystemDestination | null,
+  req: HttpRequest | null = null,
 ): EvalResult {
   const n = hits.n;
   if (n === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
@@ -244,7 +258,7 @@ function combine(
     lastRule = e.ruleKey;
     if (e.deny === deny && first) deciding.push(e.out);
     const spelled = alias !== null && e.fs !== null && e.fs.home === alias.home ? alias : fd;
-    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, spelled) });
+    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, spelled, req) });
   }
   return {
     decision,

@@ -221,6 +221,82 @@ function checkBatch(
   });
 }
 
+// HTTP rules beside network rules (issue 14): requests of HTTP methods on URLs, and connections
+const METHODS = ['request:get', 'request:post', 'request:delete'];
+const HTTP_SEGS = ['repos', 'x', 'a', 'b'];
+const httpPath = fc
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...HTTP_SEGS) },
+      { weight: 2, arbitrary: fc.constantFrom('*', '**') },
+    ),
+    {
+      maxLength: 4,
+    },
+  )
+  .map((s) => `/${s.join('/')}`);
+const httpHost = fc.oneof(
+  { weight: 3, arbitrary: hostname },
+  { weight: 1, arbitrary: hostname.map((h) => `*.${h}`) },
+  { weight: 1, arbitrary: hostname.map((h) => `**.${h}`) },
+  { weight: 1, arbitrary: fc.constantFrom('**') },
+  { weight: 1, arbitrary: ipv4 },
+);
+const httpResource = fc
+  .tuple(httpHost, maybePort, httpPath)
+  .map(([host, port, path]) => (port === undefined ? { host, path } : { host, port, path }));
+
+function mixedRuleSet(): fc.Arbitrary<PolicyDoc[]> {
+  const netRule = fc.record({
+    actions: fc.subarray(['connect:tcp', 'connect:udp'], { minLength: 1 }),
+    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
+    resources: fc.array(networkResource, { minLength: 1, maxLength: 2 }),
+  });
+  const httpRule = fc
+    .record({
+      actions: fc.subarray(METHODS, { minLength: 1 }),
+      decision: fc.constantFrom<'allow' | 'deny'>('allow', 'deny'),
+      http_resources: fc.array(httpResource, { minLength: 1, maxLength: 3 }),
+    })
+    .map((r) => ({ ...r, resources: [] as string[] }));
+  const policy = fc.array(fc.oneof(netRule, httpRule), { minLength: 0, maxLength: 6 });
+  return fc.array(policy, { minLength: 1, maxLength: 3 }).map((ps) =>
+    ps.map(
+      (rules, pi): PolicyDoc => ({
+        name: `p${pi}`,
+        source: 'gen',
+        type: 'allowlist_v0',
+        scope: {},
+        rules: rules.map((r, ri): RuleDoc => ({ name: `r${ri}`, ...r })),
+      }),
+    ),
+  );
+}
+
+const requestPath = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.array(fc.constantFrom(...HTTP_SEGS), { maxLength: 4 }).map((s) => `/${s.join('/')}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '/a/', '//a', '/a/./b', '/a/../b', '/a?q=1', '/a#f', '/%61', '/a/é'),
+  },
+);
+const httpRequest = fc
+  .tuple(
+    fc.constantFrom(...METHODS),
+    fc.constantFrom('http', 'https'),
+    fc.oneof(hostname, ipv4, numericV4),
+    maybePort,
+    requestPath,
+  )
+  .map(([m, scheme, host, port, path]): [string, string] => [
+    m,
+    `${scheme}://${withPort(host, port)}${path}`,
+  ]);
+const connection = fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination);
+
 const RUNS = 1000; // per domain: 1,000 sets × 50 destinations × 2 domains = 100,000 cases
 // about 15 s alone; other helpers' test runs share the 2 cores
 const TIMEOUT = 180_000;
@@ -240,6 +316,24 @@ describe('compiled engine == naive evaluator', () => {
           (policies, requests, explain) => check(policies, requests, explain),
         ),
         { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
+  it(
+    'HTTP rules beside network rules, and connections that never match them',
+    () => {
+      fc.assert(
+        fc.property(
+          mixedRuleSet(),
+          fc.array(fc.oneof({ weight: 4, arbitrary: httpRequest }, { weight: 1, arbitrary: connection }), {
+            minLength: 50,
+            maxLength: 50,
+          }),
+          fc.boolean(),
+          (policies, requests, explain) => check(policies, requests, explain),
+        ),
+        { numRuns: RUNS / 2 },
       );
     },
     TIMEOUT,

@@ -38,8 +38,11 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .description(
       'Decide whether a request would be allowed, and by which rule: offline with --file, else the policies of --org',
     )
-    .argument('[action]', 'connect:tcp, connect:udp, read or write')
-    .argument('[destination]', 'host, host:port, [v6]:port, URL, or a path (/… or ~/…)')
+    .argument('[action]', 'connect:tcp, connect:udp, read, write, or an HTTP method (request:get …)')
+    .argument(
+      '[destination]',
+      'host, host:port, [v6]:port, URL, or a path (/… or ~/…); for request:* an http(s) URL',
+    )
     .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
     .option('--policy <policy>', 'fetch this policy by id or name (repeatable)', collectRepeat)
     .option(
@@ -84,6 +87,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   return examples(cmd, [
     'hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
     'hubctl policy eval read ~/src/app/main.go -f examples/filesystem.yaml --explain',
+    'hubctl policy eval request:get https://api.github.com/repos/x -f policy.yaml --explain',
     'hubctl policy eval connect:tcp 169.254.169.254:80 --policy egress --json',
     'hubctl policy eval --batch -f policy.yaml --fail-on-deny < requests.ndjson > decisions.ndjson',
   ]);

@@ -153,6 +153,31 @@ describe('policy eval with files', () => {
     expect(batch.stdout).toBe('');
   });
 
+  it('decides an HTTP request by its network and HTTP rules, naming the layer with --explain', async () => {
+    const f = tempFile(
+      'http.yaml',
+      'name: api\nrules:\n  - {name: gh, actions: [connect:tcp], decision: allow, resources: [api.github.com]}\n  - {name: no-delete, actions: [request:delete], decision: deny, http_resources: [{host: api.github.com, path: "/repos/**"}]}\n',
+    );
+    const get = await runCli(['policy', 'eval', 'request:get', 'https://api.github.com/repos/x', '-f', f]);
+    expect(get.code).toBe(0);
+    const del = await runCli([
+      'policy',
+      'eval',
+      'request:delete',
+      'https://api.github.com/repos/x',
+      '-f',
+      f,
+      '--explain',
+    ]);
+    expect(del.code).toBe(3);
+    expect(del.stdout).toContain('reason: denied by rule "no-delete" of policy "api"');
+    expect(del.stdout).toContain('HTTP layer: host api.github.com is exactly api.github.com');
+    expect(del.stdout).toContain('network layer (the connection, every method)');
+    const bad = await runCli(['policy', 'eval', 'request:get', 'https://api.github.com/a/../b', '-f', f]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a path has no ".." segment');
+  });
+
   it.each([
     [['connect:tcp', 'https://'], 'invalid network destination "https://": the URL has no host'],
     [['connect:tcp', 'x.com:99999'], 'port 99999 is outside 1–65535'],
