@@ -6,7 +6,7 @@
 import { ValidationError } from '../errors.js';
 import type { Entry } from './bucket.js';
 import type { PolicyDoc } from './document.js';
-import { HttpIndex, parseHttpPattern } from './http.js';
+import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
 import { NetworkIndex } from './network-index.js';
@@ -77,6 +77,8 @@ export interface CompiledPolicySet {
   readonly write: FilesystemIndex;
   /** @internal the HTTP rules of each `request:*` action */
   readonly http: ReadonlyMap<string, HttpIndex>;
+  /** @internal scratch: the segments of the HTTP request path being decided */
+  readonly pathBounds: PathBounds;
   /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
   readonly homeSegments: readonly string[] | null;
 }
@@ -173,6 +175,7 @@ export function compilePolicies(
     read: filesystem.get('read')!,
     write: filesystem.get('write')!,
     http,
+    pathBounds: new PathBounds(),
     homeSegments: homeSegmentsOf(options.home),
   };
 }

@@ -4,7 +4,7 @@
 import { ValidationError } from '../errors.js';
 import { type Entry, Hits } from './bucket.js';
 import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
-import { type HttpRequest, parseHttpRequest } from './http.js';
+import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
   destinationOf,
@@ -113,13 +113,23 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
 /**
  * The hits of an HTTP request: the network rules of its connection (`connect:tcp` to host:port)
  * and the HTTP rules of its method, deny winning over both (http.ts); throws for an unknown action.
+ * A plain `http(s)://host[:port]/path` is read in place; any other form parsed (or refused).
  */
-function lookupRequest(set: CompiledPolicySet, action: string, destination: string): HttpRequest {
+function lookupRequest(set: CompiledPolicySet, action: string, destination: string): HttpRequest | null {
   const index = set.http.get(action);
   if (index === undefined) throw unknownAction(action);
-  const req = parseHttpRequest(destination);
+  const bounds = set.pathBounds;
+  const scanned = scanRequest(destination, bounds);
+  if (scanned >= 0) {
+    const end = scanned & 0xff;
+    const port = scanned >>> 8;
+    set.tcp.lookupHost(end, port, hits);
+    index.lookupHost(end, port, destination, bounds, hits);
+    return null;
+  }
+  const req = parseHttpRequest(destination, bounds);
   set.tcp.lookup(req.dest, hits);
-  index.lookup(req, hits);
+  index.lookup(req.dest, req.path, bounds, hits);
   return req;
 }
 
@@ -221,7 +231,8 @@ function explained(set: CompiledPolicySet, action: string, destination: string):
   }
   const fs = pathIndex(set, action);
   if (fs === null) {
-    const req = lookupRequest(set, action, destination);
+    // explained from the parsed request, whichever way it was looked up
+    const req = lookupRequest(set, action, destination) ?? parseHttpRequest(destination, set.pathBounds);
     return combine(set, true, req.dest, null, null, req);
   }
   const fd = parseFilesystemDestination(destination);

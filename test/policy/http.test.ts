@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchProcessor } from '../../src/policy/batch.js';
 import { parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
-import { matchHttpPath } from '../../src/policy/http.js';
+import { matchHttpPath, PathBounds, pathBounds } from '../../src/policy/http.js';
 
 type Rule = Record<string, unknown>;
 const net = (name: string, decision: string, resources: string[]): Rule => ({
@@ -43,8 +43,9 @@ describe('HTTP paths', () => {
     ['/*/x/**', '/a/x', true],
     ['/*/x/**', '/x', false],
   ])('%s matches %s: %s', (pattern, path, want) => {
-    const seg = (p: string) => (p === '/' ? [] : p.slice(1).split('/'));
-    expect(matchHttpPath(seg(pattern), seg(path))).toBe(want);
+    const b = new PathBounds();
+    expect(pathBounds(path, 0, b)).toBe(true);
+    expect(matchHttpPath(pattern === '/' ? [] : pattern.slice(1).split('/'), path, b)).toBe(want);
   });
 });
 
