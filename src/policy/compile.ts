@@ -4,7 +4,7 @@
 // IPv6 CIDRs in a binary trie, path globs in a segment trie walked as a small NFA; and the shared
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { Entry } from './bucket.js';
+import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
 import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
@@ -79,6 +79,10 @@ export interface CompiledPolicySet {
   readonly http: ReadonlyMap<string, HttpIndex>;
   /** @internal scratch: the segments of the HTTP request path being decided */
   readonly pathBounds: PathBounds;
+  /** @internal scratch: the ids of the entries the decision being made matched */
+  readonly hits: Hits;
+  /** @internal scratch: those entries, sorted, when several matched */
+  readonly scratch: Entry[];
   /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
   readonly homeSegments: readonly string[] | null;
 }
@@ -176,6 +180,8 @@ export function compilePolicies(
     write: filesystem.get('write')!,
     http,
     pathBounds: new PathBounds(),
+    hits: new Hits(),
+    scratch: [],
     homeSegments: homeSegmentsOf(options.home),
   };
 }

@@ -2,7 +2,7 @@
 // destination), not O(number of rules), and allocates nothing beyond the parsed destination when
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import { type Entry, Hits } from './bucket.js';
+import type { Entry } from './bucket.js';
 import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
 import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
@@ -40,9 +40,6 @@ export function domainForEvaluation(action: string): Domain {
   if (!d) throw unknownAction(action);
   return d;
 }
-
-const hits = new Hits();
-const scratch: Entry[] = [];
 
 /** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
 export const MIXED = -1;
@@ -93,14 +90,14 @@ export function evaluate(
  * is made from the entries that matched (`mixedResult`, to be called before the next decision).
  */
 export function decide(set: CompiledPolicySet, action: string, destination: string): number {
-  hits.n = 0;
+  set.hits.n = 0;
   const net = networkIndex(set, action);
   if (net !== null) {
     // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
     // same scan.
     const scanned = scanDestination(destination);
-    if (!net.lookupChars(scanned, destination.length, hits)) {
-      net.lookup(destinationOf(destination, scanned), hits);
+    if (!net.lookupChars(scanned, destination.length, set.hits)) {
+      net.lookup(destinationOf(destination, scanned), set.hits);
     }
   } else {
     const fs = pathIndex(set, action);
@@ -123,13 +120,13 @@ function lookupRequest(set: CompiledPolicySet, action: string, destination: stri
   if (scanned >= 0) {
     const end = scanned & 0xff;
     const port = scanned >>> 8;
-    set.tcp.lookupHost(end, port, hits);
-    index.lookupHost(end, port, destination, bounds, hits);
+    set.tcp.lookupHost(end, port, set.hits);
+    index.lookupHost(end, port, destination, bounds, set.hits);
     return null;
   }
   const req = parseHttpRequest(destination, bounds);
-  set.tcp.lookup(req.dest, hits);
-  index.lookup(req.dest, req.path, bounds, hits);
+  set.tcp.lookup(req.dest, set.hits);
+  index.lookup(req.dest, req.path, bounds, set.hits);
   return req;
 }
 
@@ -139,8 +136,8 @@ function lookupRequest(set: CompiledPolicySet, action: string, destination: stri
  * destination is neither a plain hostname nor an IPv4 address: it then goes to `decide` as a string.
  */
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
-  hits.n = 0;
-  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
+  set.hits.n = 0;
+  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, set.hits)) return NOT_PLAIN;
   return hitsCode(set);
 }
 
@@ -158,17 +155,17 @@ export function decidePathBytes(
 ): number {
   const from = normalPathStart(b, s, e);
   if (from < 0) return NOT_PLAIN;
-  hits.n = 0;
+  set.hits.n = 0;
   const fs = write ? set.write : set.read;
   const home = b[s] === 126;
-  fs.lookupBytes(home, null, b, from, e, hits);
+  fs.lookupBytes(home, null, b, from, e, set.hits);
   // the other spelling under home, as lookupPath does
   const hs = set.homeSegments;
   if (hs !== null) {
-    if (home) fs.lookupBytes(false, hs, b, from, e, hits);
+    if (home) fs.lookupBytes(false, hs, b, from, e, set.hits);
     else {
       const tail = homeTail(b, from, e, hs);
-      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, hits);
+      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, set.hits);
     }
   }
   return hitsCode(set);
@@ -176,8 +173,8 @@ export function decidePathBytes(
 
 /** The result of the last decision that returned MIXED. */
 export function mixedResult(set: CompiledPolicySet): EvalResult {
-  if (hits.n === 2) {
-    const ids = hits.ids;
+  if (set.hits.n === 2) {
+    const ids = set.hits.ids;
     return pairResult(
       set.pairs,
       set.notEvaluated as NotEvaluated[],
@@ -190,8 +187,8 @@ export function mixedResult(set: CompiledPolicySet): EvalResult {
 
 /** The code of the hits' shared result when none or one entry matched; MIXED for more. */
 function hitsCode(set: CompiledPolicySet): number {
-  const n = hits.n;
-  if (n === 1) return hits.ids[0]!;
+  const n = set.hits.n;
+  if (n === 1) return set.hits.ids[0]!;
   return n === 0 ? set.entries.length : MIXED;
 }
 
@@ -214,19 +211,19 @@ function lookupPath(
   fs: FilesystemIndex,
   fd: FilesystemDestination,
 ): FilesystemDestination | null {
-  fs.lookup(fd, hits);
+  fs.lookup(fd, set.hits);
   const alias = set.homeSegments === null ? null : homeAlias(fd, set.homeSegments);
-  if (alias !== null) fs.lookup(alias, hits);
+  if (alias !== null) fs.lookup(alias, set.hits);
   return alias;
 }
 
 /** `evaluate` with `explain`: every matching resource of every rule, and why it matched. */
 function explained(set: CompiledPolicySet, action: string, destination: string): EvalResult {
-  hits.n = 0;
+  set.hits.n = 0;
   const net = networkIndex(set, action);
   if (net !== null) {
     const nd = parseNetworkDestination(destination);
-    net.lookup(nd, hits);
+    net.lookup(nd, set.hits);
     return combine(set, true, nd, null, null);
   }
   const fs = pathIndex(set, action);
@@ -249,10 +246,10 @@ function combine(
   alias: FilesystemDestination | null,
   req: HttpRequest | null = null,
 ): EvalResult {
-  const n = hits.n;
+  const n = set.hits.n;
   if (n === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
-  const ids = hits.ids;
-  const out = scratch;
+  const ids = set.hits.ids;
+  const out = set.scratch;
   // emptied by pop, which compiles inline (setting length calls into the runtime)
   while (out.length > 0) out.pop();
   for (let i = 0; i < n; i++) out.push(set.entries[ids[i]!]!);
