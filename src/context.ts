@@ -14,6 +14,7 @@ import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
+import { escapeControl } from './output/escape.js';
 import { colorEnabled, type IO } from './output/io.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
@@ -89,7 +90,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       ? join(env.HUBCTL_CONFIG_DIR, 'state')
       : join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'hubctl');
   const debug = (line: string) => {
-    if (globals.debug) io.stderr.write(`[debug] ${line}\n`);
+    if (globals.debug) io.stderr.write(`[debug] ${escapeControl(line)}\n`);
   };
 
   const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));
@@ -110,6 +111,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       env,
       dispatcher: deps.dispatcher,
       retryBaseMs: deps.retryBaseMs,
+      timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
   });
   const credentials = memo(async () => {
@@ -120,10 +122,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
     const chain = await credentials();
+    const { baseUrl, governanceUrl } = await settings();
     return createHubSession({
       http: await http(),
       clock,
-      baseUrl: (await settings()).baseUrl,
+      baseUrl,
+      alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
     });
   });
@@ -165,6 +169,16 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
     }),
   };
+}
+
+/** HUBCTL_HTTP_TIMEOUT: seconds without a byte before a request or an answer is given up (default 30). */
+function httpTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`HUBCTL_HTTP_TIMEOUT must be a number of seconds from 0 to 3600 (got "${value}")`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 async function readAll(stream: Readable): Promise<string> {

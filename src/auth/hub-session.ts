@@ -1,5 +1,7 @@
 // The hub session: exchanges the secret for a short-lived JWT, caches it until 30 s before `exp`
 // (the injected clock decides), and repeats a call once with a fresh JWT after a 401.
+import { readAnswer } from '../api/answer.js';
+import { TokenExchangeAnswer } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
@@ -25,6 +27,11 @@ export interface HubSessionDeps {
   http: HttpClient;
   clock: Clock;
   baseUrl: string;
+  /**
+   * Other origins the user named for the same hub account (an explicit --governance-url): the JWT
+   * goes to those and to the base URL's origin, nowhere else.
+   */
+  alsoTrusted?: readonly string[];
   credential: () => Promise<Credential | undefined>;
 }
 
@@ -40,6 +47,8 @@ export async function exchangeToken(
       method: 'POST',
       url: `${baseUrl}/v2/auth/token`,
       json: { identifier: credential.username, password: credential.secret, secret: credential.secret },
+      // The secret is in the body: it goes to the hub's own origin, over HTTPS (or loopback), or nowhere.
+      credential: { origin: new URL(baseUrl).origin },
       what: `signing in as ${credential.username}`,
     });
   } catch (err) {
@@ -51,12 +60,7 @@ export async function exchangeToken(
     }
     throw err;
   }
-  const body = await res.json<{ access_token?: unknown; token?: unknown }>();
-  const jwt = typeof body.access_token === 'string' ? body.access_token : body.token;
-  if (typeof jwt !== 'string' || jwt === '') {
-    throw new AuthError('the token exchange answered without a token');
-  }
-  return jwt;
+  return readAnswer(res, TokenExchangeAnswer, `signing in as ${credential.username}`);
 }
 
 export function createHubSession(deps: HubSessionDeps): HubSession {
@@ -88,9 +92,14 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     return pending;
   }
 
+  const trusted = [new URL(deps.baseUrl).origin, ...(deps.alsoTrusted ?? [])];
   async function request(options: HttpRequestOptions): Promise<HttpResponse> {
+    // Bound to the request's origin when the account belongs there, else to the hub's: the HTTP
+    // layer then withholds it from any other origin.
+    const target = new URL(String(options.url)).origin;
+    const origin = trusted.includes(target) ? target : (trusted[0] as string);
     const send = async (token: string) =>
-      deps.http.request({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+      deps.http.request({ ...options, credential: { origin, authorization: `Bearer ${token}` } });
     const first = await jwt();
     try {
       return await send(first);

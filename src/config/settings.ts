@@ -1,5 +1,6 @@
 // Resolved settings with the precedence of decisions §1: flag > environment > profile > default.
 import type { ProfileKey } from './store.js';
+import { assertProfileName, checkBaseUrl, checkOrg } from './values.js';
 
 export const DEFAULT_BASE_URL = 'https://hub.docker.com';
 export const DEFAULT_PROFILE = 'default';
@@ -25,8 +26,11 @@ export interface Settings {
   >;
 }
 
+/** The profile in use; a name given by --profile or HUBCTL_PROFILE is checked here, at the edge. */
 export function profileName(flags: SettingFlags, env: Record<string, string | undefined>): string {
-  return flags.profile || env.HUBCTL_PROFILE || DEFAULT_PROFILE;
+  if (flags.profile !== undefined) return assertProfileName(flags.profile, '--profile');
+  if (env.HUBCTL_PROFILE) return assertProfileName(env.HUBCTL_PROFILE, 'HUBCTL_PROFILE');
+  return DEFAULT_PROFILE;
 }
 
 export function resolveSettings(
@@ -34,19 +38,28 @@ export function resolveSettings(
   env: Record<string, string | undefined>,
   profileValues: Partial<Record<ProfileKey, string>>,
 ): Settings {
-  const pick = (flag: string | undefined, envName: string, key: ProfileKey) => {
-    if (flag) return { value: flag, source: 'flag' as const };
-    if (env[envName]) return { value: env[envName], source: 'env' as const };
-    if (profileValues[key]) return { value: profileValues[key], source: 'profile' as const };
+  // Each value is checked here, naming where it came from; an empty flag is refused, an empty
+  // environment variable counts as unset.
+  const pick = (
+    flag: string | undefined,
+    envName: string,
+    key: ProfileKey,
+    check: (value: string, from: string) => string = (v) => v,
+  ) => {
+    if (flag !== undefined) return { value: check(flag, `--${key}`), source: 'flag' as const };
+    if (env[envName]) return { value: check(env[envName], envName), source: 'env' as const };
+    const stored = profileValues[key];
+    if (stored) return { value: check(stored, `${key} of profile "${profile}"`), source: 'profile' as const };
     return { value: undefined, source: 'unset' as const };
   };
-  const base = pick(flags.baseUrl, 'HUBCTL_BASE_URL', 'base-url');
+  const profile = profileName(flags, env);
+  const base = pick(flags.baseUrl, 'HUBCTL_BASE_URL', 'base-url', checkBaseUrl);
   const baseUrl = trimSlash(base.value ?? DEFAULT_BASE_URL);
-  const gov = pick(flags.governanceUrl, 'HUBCTL_GOVERNANCE_URL', 'governance-url');
-  const org = pick(flags.org, 'HUBCTL_ORG', 'org');
+  const gov = pick(flags.governanceUrl, 'HUBCTL_GOVERNANCE_URL', 'governance-url', checkBaseUrl);
+  const org = pick(flags.org, 'HUBCTL_ORG', 'org', checkOrg);
   const user = pick(flags.username, 'HUBCTL_USERNAME', 'username');
   return {
-    profile: profileName(flags, env),
+    profile,
     baseUrl,
     governanceUrl: trimSlash(gov.value ?? `${baseUrl}/v2`),
     org: org.value,

@@ -22,6 +22,15 @@ export interface ParsedErrorBody {
   message?: string;
 }
 
+/** A server's words are shown, not trusted: this much of a message, and of a code, is enough. */
+const MAX_MESSAGE = 500;
+const MAX_CODE = 64;
+
+/**
+ * Reads whatever a failing server sent. Anything may come (null, arrays, numbers, nested junk, a
+ * megabyte of text): what is not the documented shape is ignored, never thrown over, and what is
+ * kept is cut short. Control characters are escaped where it is printed (src/cli.ts).
+ */
 export function parseErrorBody(text: string): ParsedErrorBody {
   let body: unknown;
   try {
@@ -29,22 +38,19 @@ export function parseErrorBody(text: string): ParsedErrorBody {
   } catch {
     return {};
   }
-  if (!body || typeof body !== 'object') return {};
-  const b = body as Record<string, unknown>;
-  if (b.error && typeof b.error === 'object') {
-    const e = b.error as Record<string, unknown>;
-    return { apiCode: str(e.code), message: str(e.message) };
+  if (!isRecord(body)) return {};
+  if (isRecord(body.error)) {
+    return { apiCode: code(body.error.code), message: str(body.error.message) };
   }
-  if (Array.isArray(b.errors) && b.errors.length > 0) {
-    const e = b.errors[0] as Record<string, unknown>;
-    const detail = e.detail && typeof e.detail !== 'object' ? ` (${String(e.detail)})` : '';
-    return { apiCode: str(e.code), message: str(e.message) && `${str(e.message)}${detail}` };
+  if (Array.isArray(body.errors) && isRecord(body.errors[0])) {
+    const e = body.errors[0];
+    const detail =
+      typeof e.detail === 'string' || typeof e.detail === 'number' ? ` (${String(e.detail)})` : '';
+    const message = str(e.message);
+    return { apiCode: code(e.code), message: message && cut(`${message}${detail}`, MAX_MESSAGE) };
   }
-  if (typeof b.message === 'string' || typeof b.detail === 'string') {
-    const parts = [str(b.message), str(b.detail)].filter(Boolean);
-    return { message: parts.join(': ') };
-  }
-  return {};
+  const parts = [str(body.message), str(body.detail)].filter(Boolean);
+  return parts.length > 0 ? { message: cut(parts.join(': '), MAX_MESSAGE) } : {};
 }
 
 export function apiErrorFrom(
@@ -61,6 +67,62 @@ export function apiErrorFrom(
   return new ApiError(message, { status, apiCode: parsed.apiCode, url: context.url });
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
+  return typeof v === 'string' && v !== '' ? cut(v, MAX_MESSAGE) : undefined;
+}
+
+/** A code is a word (`limit_exceeded`, `MANIFEST_UNKNOWN`); anything else is no code. */
+function code(v: unknown): string | undefined {
+  return typeof v === 'string' && /^[A-Za-z0-9_.-]+$/.test(v) ? v.slice(0, MAX_CODE) : undefined;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The first `code` along an error's cause chain (undici wraps socket errors). */
+export function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A network failure in plain words; `reading` when it struck while the body was arriving. */
+export function describeNetworkError(err: unknown, reading = false): string {
+  const code = errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  const proxy = /^Proxy response \((\d+)\)/.exec(message);
+  if (proxy) return `the proxy refused the connection (${proxy[1]})`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return reading ? 'the connection was cut in the middle of the answer' : 'the connection was reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return err instanceof Error && /longer than/.test(message) ? message : 'the answer stalled';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'timed out';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return 'the server certificate is not trusted (add its CA with --ca-file or NODE_EXTRA_CA_CERTS)';
+    default:
+      return message;
+  }
 }

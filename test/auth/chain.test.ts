@@ -133,6 +133,48 @@ describe('credential chain: first source wins', () => {
     expect(asked().length).toBe(before);
   });
 
+  it.each([
+    'http://hub.docker.com',
+    'http://hub.docker.com:8080',
+    'https://hub.docker.com:8443',
+    'https://hub.docker.com.evil.example',
+  ])(
+    "docker's Docker Hub login is not Docker Hub's at %s: only https://hub.docker.com exactly",
+    async (baseUrl) => {
+      const docker = dockerDir({
+        auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+      });
+      const c = chain({ DOCKER_CONFIG: docker }, { baseUrl });
+      expect(await c.hub()).toBeUndefined();
+      expect(await c.registry('docker.io')).toMatchObject({ username: 'dockeruser' }); // registry-1.docker.io, https
+      for (const exact of ['https://hub.docker.com', 'https://HUB.docker.com:443/']) {
+        expect((await chain({ DOCKER_CONFIG: docker }, { baseUrl: exact }).hub())?.username).toBe(
+          'dockeruser',
+        );
+      }
+    },
+  );
+
+  it('a stored hub credential goes only to the origin it was verified against at login', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', {
+      username: 'alice',
+      secret: 'hub-secret',
+      origin: 'https://hub.docker.com',
+    });
+    expect((await chain({}, { store }).hub())?.secret).toBe('hub-secret');
+    const err = await chain({}, { store, baseUrl: 'https://hub.evil.example' })
+      .hub()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect((err as Error).message).toBe(
+      'the stored credential of profile "default" is for https://hub.docker.com; hubctl does not send it to https://hub.evil.example',
+    );
+    await expect(chain({}, { store, baseUrl: 'http://hub.docker.com:8080' }).hub()).rejects.toThrow(
+      AuthError,
+    );
+  });
+
   it('nothing anywhere: undefined', async () => {
     expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
   });
@@ -205,6 +247,37 @@ describe('registry credentials', () => {
       await chain({}, { store, baseUrl: 'https://hub.staging.example' }).registry('docker.io'),
     ).toBeUndefined();
   });
+
+  it.each([
+    'null',
+    '[1,2]',
+    '"x"',
+    '{"auths": null}',
+    '{"auths": {"x.example": null}}',
+    '{"auths": {"x.example": {"auth": 12}}}',
+    '{"auths": {"x.example": {"username": ["u"], "password": {"p": 1}}}}',
+    '{"credHelpers": {"x.example": "../../bin/sh"}}',
+    '{"credsStore": 5}',
+  ])('a docker config of the wrong shape (%s) means no credential, never a crash', async (text) => {
+    const d = tmp('hubctl-docker-');
+    writeFileSync(join(d, 'config.json'), text);
+    const ran: string[] = [];
+    const runner = async (helper: string) => {
+      ran.push(helper);
+      return '{}';
+    };
+    expect(await dockerCredential({ DOCKER_CONFIG: d }, 'x.example', runner)).toBeUndefined();
+    expect(ran).toEqual([]);
+  });
+
+  it.each(['null', '[]', '{"Username": 1, "Secret": "s"}', '{"Username": "u", "Secret": {}}'])(
+    'a credential helper answering %s gives no credential',
+    async (answer) => {
+      const d = tmp('hubctl-docker-');
+      writeFileSync(join(d, 'config.json'), '{"credsStore": "pass"}');
+      expect(await dockerCredential({ DOCKER_CONFIG: d }, 'x.example', async () => answer)).toBeUndefined();
+    },
+  );
 
   it('a malformed docker config is ignored, not fatal, and the file is only read', async () => {
     const d = tmp('hubctl-docker-');

@@ -76,7 +76,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const { exchangeToken } = await import('../../auth/hub-session.js');
   // Verified by a real exchange before anything is stored.
   await exchangeToken(http, settings.baseUrl, { username, secret, source: 'login' });
-  store.setHubCredential(settings.profile, { username, secret });
+  store.setHubCredential(settings.profile, { username, secret, origin: new URL(settings.baseUrl).origin });
   if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);
   report(ctx, { profile: settings.profile, username, stored: store.credentialsPath });
 }
