@@ -118,7 +118,8 @@ export function parseHost(raw: string, loose = false): HostValue | string {
     const strict = parseIPv4(host);
     if (strict >= 0) return { family: 4, v4: strict, host: formatIPv4(strict) };
     const v4 = parseLooseIPv4(host);
-    if (v4 < 0) return `"${raw}" ends in a number but is not a valid IPv4 address`;
+    if (v4 < 0)
+      return `"${raw}" is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)`;
     if (loose) return { family: 4, v4, host: formatIPv4(v4) };
     const text = formatIPv4(v4);
     return `"${raw}" is not a valid IPv4 address as written: URL parsers and resolvers read it as ${text}, a service may read it as a name; write ${text}`;

@@ -81,11 +81,11 @@ describe('numeric destinations', () => {
   });
 
   it.each([
-    ['foo.0x1', 'ends in a number but is not a valid IPv4 address'],
-    ['1.2.3.4.5', 'ends in a number but is not a valid IPv4 address'],
-    ['256.1.1.1', 'ends in a number but is not a valid IPv4 address'],
-    ['09.1.1.1', 'ends in a number but is not a valid IPv4 address'],
-    ['4294967296', 'ends in a number but is not a valid IPv4 address'],
+    ['foo.0x1', 'is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)'],
+    ['1.2.3.4.5', 'is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)'],
+    ['256.1.1.1', 'is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)'],
+    ['09.1.1.1', 'is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)'],
+    ['4294967296', 'is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)'],
     ['https://corp.example.com\\@evil.com/', 'a backslash in a URL is read as "/" by some URL parsers'],
     ['corp.example.com\\@evil.com', 'a backslash is not allowed'],
     ['https://ex%ample.com/', 'it is not a valid URL'],

@@ -182,7 +182,10 @@ describe('policy eval with files', () => {
     [['connect:tcp', 'https://'], 'invalid network destination "https://": the URL has no host'],
     [['connect:tcp', 'x.com:99999'], 'port 99999 is outside 1–65535'],
     [['connect:tcp', 'https://corp.example.com\\@evil.com/'], 'a backslash in a URL is read as "/" by some'],
-    [['connect:tcp', 'foo.0x1'], '"foo.0x1" ends in a number but is not a valid IPv4 address'],
+    [
+      ['connect:tcp', 'foo.0x1'],
+      '"foo.0x1" is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)',
+    ],
     [['request:fetch', 'x.com'], 'unknown action "request:fetch"'],
     [['read', 'relative/path'], 'invalid filesystem path "relative/path"'],
   ])('exits 2 on bad input %j', async (args, message) => {
