@@ -301,59 +301,48 @@ const RUNS = 1000; // per domain: 1,000 sets × 50 destinations × 2 domains = 1
 // about 15 s alone; other helpers' test runs share the 2 cores
 const TIMEOUT = 180_000;
 
+/** Rule sets × 50 requests, each through the engine, --batch and the naive evaluator. */
+function agrees(rules: fc.Arbitrary<PolicyDoc[]>, request: fc.Arbitrary<[string, string]>, numRuns: number) {
+  fc.assert(
+    fc.property(
+      rules,
+      fc.array(request, { minLength: 50, maxLength: 50 }),
+      fc.boolean(),
+      (policies, requests, explain) => check(policies, requests, explain),
+    ),
+    { numRuns },
+  );
+}
+
 describe('compiled engine == naive evaluator', () => {
   it(
     'network',
-    () => {
-      fc.assert(
-        fc.property(
-          ruleSet(networkResource, ['connect:tcp', 'connect:udp']),
-          fc.array(fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination), {
-            minLength: 50,
-            maxLength: 50,
-          }),
-          fc.boolean(),
-          (policies, requests, explain) => check(policies, requests, explain),
-        ),
-        { numRuns: RUNS },
-      );
-    },
+    () =>
+      agrees(
+        ruleSet(networkResource, ['connect:tcp', 'connect:udp']),
+        fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination),
+        RUNS,
+      ),
     TIMEOUT,
   );
   it(
     'HTTP rules beside network rules, and connections that never match them',
-    () => {
-      fc.assert(
-        fc.property(
-          mixedRuleSet(),
-          fc.array(fc.oneof({ weight: 4, arbitrary: httpRequest }, { weight: 1, arbitrary: connection }), {
-            minLength: 50,
-            maxLength: 50,
-          }),
-          fc.boolean(),
-          (policies, requests, explain) => check(policies, requests, explain),
-        ),
-        { numRuns: RUNS / 2 },
-      );
-    },
+    () =>
+      agrees(
+        mixedRuleSet(),
+        fc.oneof({ weight: 4, arbitrary: httpRequest }, { weight: 1, arbitrary: connection }),
+        RUNS / 2,
+      ),
     TIMEOUT,
   );
   it(
     'filesystem',
-    () => {
-      fc.assert(
-        fc.property(
-          ruleSet(fsResource, ['read', 'write']),
-          fc.array(fc.tuple(fc.constantFrom('read', 'write'), fsDestination), {
-            minLength: 50,
-            maxLength: 50,
-          }),
-          fc.boolean(),
-          (policies, requests, explain) => check(policies, requests, explain),
-        ),
-        { numRuns: RUNS },
-      );
-    },
+    () =>
+      agrees(
+        ruleSet(fsResource, ['read', 'write']),
+        fc.tuple(fc.constantFrom('read', 'write'), fsDestination),
+        RUNS,
+      ),
     TIMEOUT,
   );
 });
