@@ -135,13 +135,8 @@ const fsDestination = fc
     return true;
   });
 
-function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrary<PolicyDoc[]> {
-  const rule = fc.record({
-    actions: fc.subarray(actions, { minLength: 1 }),
-    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
-    resources: fc.array(resource, { minLength: 1, maxLength: 3 }),
-  });
-  const policy = fc.array(rule, { minLength: 0, maxLength: 6 });
+/** One to three policies of generated rules, named p0… and r0…. */
+function policiesOf(policy: fc.Arbitrary<Omit<RuleDoc, 'name'>[]>): fc.Arbitrary<PolicyDoc[]> {
   return fc.array(policy, { minLength: 1, maxLength: 3 }).map((ps) =>
     ps.map(
       (rules, pi): PolicyDoc => ({
@@ -153,6 +148,16 @@ function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrar
       }),
     ),
   );
+}
+
+function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrary<PolicyDoc[]> {
+  const rule = fc.record({
+    actions: fc.subarray(actions, { minLength: 1 }),
+    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
+    resources: fc.array(resource, { minLength: 1, maxLength: 3 }),
+  });
+  const policy = fc.array(rule, { minLength: 0, maxLength: 6 });
+  return policiesOf(policy);
 }
 
 /** The result, or `refused` when the evaluator throws (a destination it will not decide). */
@@ -260,17 +265,7 @@ function mixedRuleSet(): fc.Arbitrary<PolicyDoc[]> {
     })
     .map((r) => ({ ...r, resources: [] as string[] }));
   const policy = fc.array(fc.oneof(netRule, httpRule), { minLength: 0, maxLength: 6 });
-  return fc.array(policy, { minLength: 1, maxLength: 3 }).map((ps) =>
-    ps.map(
-      (rules, pi): PolicyDoc => ({
-        name: `p${pi}`,
-        source: 'gen',
-        type: 'allowlist_v0',
-        scope: {},
-        rules: rules.map((r, ri): RuleDoc => ({ name: `r${ri}`, ...r })),
-      }),
-    ),
-  );
+  return policiesOf(policy);
 }
 
 const requestPath = fc.oneof(
