@@ -3,13 +3,24 @@
 import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
-import { DOCKER_HUB_KEYS, dockerCredential, type HelperRunner } from './docker-config.js';
+import {
+  DOCKER_HUB_KEYS,
+  dockerCredential,
+  envDockerCredential,
+  type HelperRunner,
+  type ListedCredential,
+  listDockerCredentials,
+} from './docker-config.js';
+
+export type { ListedCredential };
 
 export interface Credential {
   username: string;
   secret: string;
   /** Where it came from, as `auth status` shows it. */
   source: string;
+  /** `secret` is an OAuth2 refresh token (a docker identity token), not a password. */
+  identityToken?: boolean;
 }
 
 export interface CredentialChain {
@@ -17,6 +28,8 @@ export interface CredentialChain {
   hub(): Promise<Credential | undefined>;
   /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
   registry(host: string): Promise<Credential | undefined>;
+  /** Every registry credential there is, in the order the chain consults them; no secret. */
+  listRegistries(): Promise<ListedCredential[]>;
 }
 
 export interface ChainDeps {
@@ -86,18 +99,43 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
   }
 
   async function registry(host: string): Promise<Credential | undefined> {
+    // DOCKER_AUTH_CONFIG first: CI hands a job its registry logins this way.
+    const fromEnv = await envDockerCredential(
+      env,
+      isDockerHubRegistry(host) ? DOCKER_HUB_KEYS[0]! : host,
+      deps.helperRunner,
+    );
+    if (fromEnv) return fromEnv;
     if (isDockerHubRegistry(host)) {
       // Docker Hub's registry takes the hub account — only when that account is Docker Hub's: a
       // credential for another --base-url (a staging hub) is never offered to docker.io.
       if (isDockerHubApi(settings.baseUrl)) return hub();
-      const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
-      return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+      return dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
     }
     const stored = deps.store().registryCredential(host);
     if (stored) return { ...stored, source: `stored credential for ${host}` };
-    const docker = await dockerCredential(env, host, deps.helperRunner);
-    return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+    return dockerCredential(env, host, deps.helperRunner);
   }
 
-  return { hub, registry };
+  async function listRegistries(): Promise<ListedCredential[]> {
+    const docker = await listDockerCredentials(env, deps.helperRunner);
+    const fromEnv = docker.filter((c) => c.source === 'DOCKER_AUTH_CONFIG');
+    const store = deps.store();
+    const stored: ListedCredential[] = (store.registryHosts?.() ?? []).flatMap((host) => {
+      const c = store.registryCredential(host);
+      return c
+        ? [
+            {
+              registry: host,
+              username: c.username,
+              source: 'hubctl credentials.json',
+              kind: 'password' as const,
+            },
+          ]
+        : [];
+    });
+    return [...fromEnv, ...stored, ...docker.filter((c) => c.source !== 'DOCKER_AUTH_CONFIG')];
+  }
+
+  return { hub, registry, listRegistries };
 }

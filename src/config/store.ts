@@ -46,6 +46,8 @@ export interface ConfigStore {
   setHubCredential(profile: string, credential: StoredCredential): void;
   deleteHubCredential(profile: string): boolean;
   registryCredential(host: string): StoredCredential | undefined;
+  /** The registries with a stored credential (for `auth status`). */
+  registryHosts(): string[];
   setRegistryCredential(host: string, credential: StoredCredential): void;
   deleteRegistryCredential(host: string): boolean;
 }
@@ -126,6 +128,7 @@ export function openConfigStore(dir: string): ConfigStore {
     },
     deleteHubCredential: (profile) => deleteEntry('credentials', 'hub', profile),
     registryCredential: (host) => entry('credentials', 'registries', host),
+    registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
   };
