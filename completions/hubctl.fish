@@ -47,7 +47,7 @@ complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcomm
 complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcommand_from policy' -l team -r -d 'evaluate the policies that apply to this team in --org (repeatable)'
 complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcommand_from policy' -l explain -d 'show every rule that matched and why'
 complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcommand_from policy' -l batch -d 'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line'
-complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcommand_from policy' -l fail-on-deny -d 'with --batch: exit 3 when any request was denied'
+complete -c hubctl -n '__fish_seen_subcommand_from eval; and __fish_seen_subcommand_from policy' -l fail-on-deny -d 'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)'
 complete -c hubctl -n '__fish_seen_subcommand_from lint; and __fish_seen_subcommand_from policy' -l file -r -d 'policy file, YAML or JSON (repeatable)'
 complete -c hubctl -n '__fish_seen_subcommand_from lint; and __fish_seen_subcommand_from policy' -s f -r -d 'policy file, YAML or JSON (repeatable)'
 complete -c hubctl -n '__fish_seen_subcommand_from export; and __fish_seen_subcommand_from policy' -l all -d 'every policy of the organization'

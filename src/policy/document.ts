@@ -48,10 +48,6 @@ export interface PolicyDoc {
   notEvaluated?: string;
 }
 
-/** Marks HTTP rules until the engine evaluates them: they are checked and carried, never matched. */
-export const HTTP_RULE_NOT_EVALUATED =
-  'it is an HTTP rule (request:* actions), which offline evaluation does not decide yet';
-
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
@@ -134,7 +130,6 @@ function parseRule(source: string, path: string, v: unknown, index: number): Rul
   };
   if (http) {
     rule.http_resources = parseHttpResources(where, guard, v);
-    rule.notEvaluated = HTTP_RULE_NOT_EVALUATED;
   } else {
     rule.resources = parseResources(where, guard, v, domain);
   }
