@@ -119,13 +119,22 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   });
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
+    const { createJwtCache } = await import('./auth/jwt-cache.js');
+    const { readJwtCacheFile } = await import('./config/read.js');
     const chain = await credentials();
-    return createHubSession({
-      http: await http(),
-      clock,
-      baseUrl: (await settings()).baseUrl,
-      credential: chain.hub,
-    });
+    const { profile, baseUrl } = await settings();
+    // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
+    const cache =
+      env.HUBCTL_JWT_CACHE === 'off'
+        ? undefined
+        : createJwtCache({
+            profile,
+            origin: new URL(baseUrl).origin,
+            read: () => readJwtCacheFile(configDir()),
+            writer: config,
+            debug,
+          });
+    return createHubSession({ http: await http(), clock, baseUrl, credential: chain.hub, cache });
   });
   const org = async () => {
     const value = (await settings()).org;

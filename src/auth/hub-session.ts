@@ -1,14 +1,21 @@
 // The hub session: exchanges the secret for a short-lived JWT, caches it until 30 s before `exp`
-// (the injected clock decides), and repeats a call once with a fresh JWT after a 401.
+// (the injected clock decides) in memory and, given a JwtCache, between runs; repeats a call once
+// with a fresh JWT after a 401 (dropping the stored one).
+import { readAnswer, v } from '../api/answer.js';
 import type { Clock } from '../clock.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
 import type { Credential } from './chain.js';
-import { jwtExpiry } from './jwt.js';
+import { jwtExpiry, TOKEN_TEXT } from './jwt.js';
+import type { JwtCache } from './jwt-cache.js';
 
 export const EXPIRY_MARGIN_MS = 30_000;
 /** Used when a JWT carries no `exp`: short, so a stale token is not kept for long. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
+
+const JWT_TEXT = v.pipe(v.string(), v.regex(TOKEN_TEXT, 'a token of printable characters'));
+/** The token exchange's answer (interface.md): the JWT under `access_token` or `token`. */
+const exchangeAnswer = v.looseObject({ access_token: v.optional(JWT_TEXT), token: v.optional(JWT_TEXT) });
 
 export interface HubSession {
   /** A valid JWT, exchanged now or taken from the cache. */
@@ -17,6 +24,8 @@ export interface HubSession {
   credential(): Promise<Credential>;
   /** When the cached JWT expires (ms since epoch), if one is cached. */
   expiresAt(): number | undefined;
+  /** Whether the JWT in use was read from the cache between runs rather than exchanged now. */
+  fromCache(): boolean;
   /** A request with `Authorization: Bearer <jwt>`, repeated once with a new JWT after a 401. */
   request(options: HttpRequestOptions): Promise<HttpResponse>;
 }
@@ -26,6 +35,10 @@ export interface HubSessionDeps {
   clock: Clock;
   baseUrl: string;
   credential: () => Promise<Credential | undefined>;
+  /** Who would be signed in, without the secret (for the cache key); defaults to credential(). */
+  account?: () => Promise<{ username: string; source: string } | undefined>;
+  /** Keeps JWTs between runs; absent, they live as long as the process. */
+  cache?: JwtCache;
 }
 
 /** POST {base_url}/v2/auth/token; the secret goes as `password` and `secret` (decisions §2). */
@@ -51,16 +64,14 @@ export async function exchangeToken(
     }
     throw err;
   }
-  const body = await res.json<{ access_token?: unknown; token?: unknown }>();
-  const jwt = typeof body.access_token === 'string' ? body.access_token : body.token;
-  if (typeof jwt !== 'string' || jwt === '') {
-    throw new AuthError('the token exchange answered without a token');
-  }
+  const body = await readAnswer(res, exchangeAnswer, `signing in as ${credential.username}`);
+  const jwt = body.access_token ?? body.token;
+  if (!jwt) throw new AuthError('the token exchange answered without a token');
   return jwt;
 }
 
 export function createHubSession(deps: HubSessionDeps): HubSession {
-  let cached: { jwt: string; expiresAt: number } | undefined;
+  let cached: { jwt: string; expiresAt: number; account: string; fromCache: boolean } | undefined;
   let pending: Promise<string> | undefined;
 
   async function credential(): Promise<Credential> {
@@ -73,18 +84,35 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     return cred;
   }
 
-  async function fresh(): Promise<string> {
-    const jwt = await exchangeToken(deps.http, deps.baseUrl, await credential());
+  const usable = (expiresAt: number) => deps.clock.now() < expiresAt - EXPIRY_MARGIN_MS;
+
+  async function stored(): Promise<string | undefined> {
+    if (!deps.cache) return undefined;
+    const who = await (deps.account ?? deps.credential)();
+    if (!who) return undefined;
+    const entry = deps.cache.get(who.username, who.source);
+    if (!entry || !usable(entry.expiresAt)) return undefined;
+    cached = { jwt: entry.jwt, expiresAt: entry.expiresAt, account: who.username, fromCache: true };
+    return entry.jwt;
+  }
+
+  async function exchange(): Promise<string> {
+    const cred = await credential();
+    const jwt = await exchangeToken(deps.http, deps.baseUrl, cred);
     const expiresAt = jwtExpiry(jwt) ?? deps.clock.now() + DEFAULT_LIFETIME_MS;
-    cached = { jwt, expiresAt };
+    cached = { jwt, expiresAt, account: cred.username, fromCache: false };
+    await deps.cache?.put({ jwt, expiresAt, account: cred.username, source: cred.source });
     return jwt;
   }
 
-  async function jwt(): Promise<string> {
-    if (cached && deps.clock.now() < cached.expiresAt - EXPIRY_MARGIN_MS) return cached.jwt;
-    pending ??= fresh().finally(() => {
+  const settle = (p: Promise<string>) =>
+    p.finally(() => {
       pending = undefined;
     });
+
+  async function jwt(): Promise<string> {
+    if (cached && usable(cached.expiresAt)) return cached.jwt;
+    pending ??= settle(stored().then((jwt) => jwt ?? exchange()));
     return pending;
   }
 
@@ -98,7 +126,13 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
     }
     // The JWT was refused before its time: exchange once more and repeat the call once.
-    if (cached?.jwt === first) cached = undefined;
+    if (cached?.jwt === first) {
+      const refused = cached;
+      cached = undefined;
+      if (refused.fromCache) await deps.cache?.drop(refused.account);
+      // An exchange must follow, not another read of the same stored JWT.
+      pending = settle(exchange());
+    }
     try {
       return await send(await jwt());
     } catch (err) {
@@ -112,5 +146,11 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     }
   }
 
-  return { jwt, credential, expiresAt: () => cached?.expiresAt, request };
+  return {
+    jwt,
+    credential,
+    expiresAt: () => cached?.expiresAt,
+    fromCache: () => cached?.fromCache ?? false,
+    request,
+  };
 }

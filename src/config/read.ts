@@ -41,3 +41,16 @@ export function openConfigReader(dir: string): ConfigReader {
     registryCredential: (host) => entry(readJson(dir, 'credentials'), 'registries', host),
   };
 }
+
+/**
+ * The JWT cache file as plain JSON (read on every network command, so no conf): undefined when
+ * there is none, `{ corrupt }` when it cannot be parsed, never an exception.
+ */
+export function readJwtCacheFile(dir: string): { value?: unknown; corrupt?: string } {
+  try {
+    return { value: JSON.parse(readFileSync(join(dir, 'jwt-cache.json'), 'utf8')) };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { corrupt: (err as Error).message };
+  }
+}

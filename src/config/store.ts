@@ -46,6 +46,22 @@ export interface ConfigStore {
   registryCredential(host: string): StoredCredential | undefined;
   setRegistryCredential(host: string, credential: StoredCredential): void;
   deleteRegistryCredential(host: string): boolean;
+  /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
+  setCachedJwt(key: string, entry: CachedJwtEntry): void;
+  /** Removes the entries whose key matches; returns how many went. */
+  deleteCachedJwts(match: (key: string) => boolean): number;
+}
+
+/** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
+export interface CachedJwtEntry {
+  jwt: string;
+  /** ms since the epoch. */
+  expiresAt: number;
+  profile: string;
+  account: string;
+  origin: string;
+  /** Where the exchanged secret came from (a JWT of another source is not reused). */
+  source: string;
 }
 
 export function openConfigStore(dir: string): ConfigStore {
@@ -90,6 +106,16 @@ export function openConfigStore(dir: string): ConfigStore {
     }
     return creds;
   };
+  let jwts: Conf<{ entries: Record<string, CachedJwtEntry> }> | undefined;
+  // A corrupt cache is only a lost optimisation: conf starts it afresh instead of refusing it.
+  const jwtCache = () =>
+    (jwts ??= new Conf<{ entries: Record<string, CachedJwtEntry> }>({
+      ...common,
+      configName: 'jwt-cache',
+      configFileMode: 0o600,
+      clearInvalidConfig: true,
+      defaults: { entries: {} },
+    }));
   const profilesOf = (): Profiles => ({ ...config.get('profiles') });
   const credentialsPath = `${dir}/credentials.json`;
 
@@ -135,5 +161,23 @@ export function openConfigStore(dir: string): ConfigStore {
       credentials().set('registries', registries);
       return true;
     },
+    setCachedJwt(key, entry) {
+      jwtCache().set('entries', { ...ownEntries(jwtCache().get('entries')), [key]: entry });
+    },
+    deleteCachedJwts(match) {
+      const entries = ownEntries(jwtCache().get('entries'));
+      const gone = Object.keys(entries).filter(match);
+      if (gone.length === 0) return 0;
+      for (const key of gone) delete entries[key];
+      jwtCache().set('entries', entries);
+      return gone.length;
+    },
   };
+}
+
+/** An entries table as read back (a hand-edited file may hold anything there). */
+function ownEntries<T>(value: unknown): Record<string, T> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? { ...(value as Record<string, T>) }
+    : {};
 }

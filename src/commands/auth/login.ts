@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { registryBaseUrl } from '../../ref/reference.js';
 import { type CommandHost, examples } from '../host.js';
+import { dropCachedJwts } from './cached-jwts.js';
 import { parseRegistryHost } from './registry-host.js';
 
 export interface LoginOptions {
@@ -77,6 +78,8 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   // Verified by a real exchange before anything is stored.
   await exchangeToken(http, settings.baseUrl, { username, secret, source: 'login' });
   store.setHubCredential(settings.profile, { username, secret });
+  // A JWT of the credential this one replaces is not kept.
+  await dropCachedJwts(store, settings.profile);
   if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);
   report(ctx, { profile: settings.profile, username, stored: store.credentialsPath });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
+import { dropCachedJwts } from './cached-jwts.js';
 import { parseRegistryHost } from './registry-host.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -19,6 +20,8 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
   const store = await ctx.config();
   const profile = (await ctx.settings()).profile;
   const removed = registry ? store.deleteRegistryCredential(registry) : store.deleteHubCredential(profile);
+  // The profile's cached JWTs go too: logging out ends the session, not only the next exchange.
+  if (!registry) await dropCachedJwts(store, profile);
   const target = registry ?? `profile "${profile}"`;
   if (ctx.output.json) {
     ctx.output.printJson({ removed, ...(registry ? { registry } : { profile }) });

@@ -22,6 +22,7 @@ export async function run(ctx: Context): Promise<void> {
     username: credential.username,
     source: credential.source,
     jwtExpiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
+    jwtFromCache: session.fromCache(),
   };
   if (ctx.output.json) {
     ctx.output.printJson(status);
@@ -33,5 +34,6 @@ export async function run(ctx: Context): Promise<void> {
     ['Profile', status.profile],
     ['Hub', status.baseUrl],
     ['JWT expires', ctx.output.time(status.jwtExpiresAt)],
+    ['JWT', status.jwtFromCache ? 'from the cache (no exchange this run)' : 'exchanged now'],
   ]);
 }
