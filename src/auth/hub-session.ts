@@ -1,21 +1,15 @@
 // The hub session: exchanges the secret for a short-lived JWT, caches it until 30 s before `exp`
-// (the injected clock decides) in memory and, given a JwtCache, between runs; repeats a call once
-// with a fresh JWT after a 401 (dropping the stored one).
-import { readAnswer, v } from '../api/answer.js';
+// (the injected clock decides), and repeats a call once with a fresh JWT after a 401.
 import type { Clock } from '../clock.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
 import type { Credential } from './chain.js';
-import { jwtExpiry, TOKEN_TEXT } from './jwt.js';
+import { jwtExpiry } from './jwt.js';
 import type { JwtCache } from './jwt-cache.js';
 
 export const EXPIRY_MARGIN_MS = 30_000;
 /** Used when a JWT carries no `exp`: short, so a stale token is not kept for long. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
-
-const JWT_TEXT = v.pipe(v.string(), v.regex(TOKEN_TEXT, 'a token of printable characters'));
-/** The token exchange's answer (interface.md): the JWT under `access_token` or `token`. */
-const exchangeAnswer = v.looseObject({ access_token: v.optional(JWT_TEXT), token: v.optional(JWT_TEXT) });
 
 export interface HubSession {
   /** A valid JWT, exchanged now or taken from the cache. */
@@ -37,7 +31,7 @@ export interface HubSessionDeps {
   credential: () => Promise<Credential | undefined>;
   /** Who would be signed in, without the secret (for the cache key); defaults to credential(). */
   account?: () => Promise<{ username: string; source: string } | undefined>;
-  /** Keeps JWTs between runs; absent, they live as long as the process. */
+  /** Keeps JWTs between runs (a 401 drops the stored one); absent, they live as long as the process. */
   cache?: JwtCache;
 }
 
@@ -64,9 +58,11 @@ export async function exchangeToken(
     }
     throw err;
   }
-  const body = await readAnswer(res, exchangeAnswer, `signing in as ${credential.username}`);
-  const jwt = body.access_token ?? body.token;
-  if (!jwt) throw new AuthError('the token exchange answered without a token');
+  const body = await res.json<{ access_token?: unknown; token?: unknown }>();
+  const jwt = typeof body.access_token === 'string' ? body.access_token : body.token;
+  if (typeof jwt !== 'string' || jwt === '') {
+    throw new AuthError('the token exchange answered without a token');
+  }
   return jwt;
 }
 
