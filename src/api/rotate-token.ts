@@ -47,7 +47,7 @@ export function rotatedLabel(old: string, now: number): string {
   const base = old.replace(ROTATED, '');
   const withSuffix = (suffix: string) => `${base.slice(0, MAX_LABEL - suffix.length)}${suffix}`;
   const byDay = withSuffix(` (rotated ${iso.slice(0, 10)})`);
-  return byDay === old ? fit(` (rotated ${iso.slice(0, 10)} ${iso.slice(11, 16)})`) : byDay;
+  return byDay === old ? withSuffix(` (rotated ${iso.slice(0, 10)} ${iso.slice(11, 16)})`) : byDay;
 }
 
 /** Without --expires, the successor lives as long as the old token was given; never stays never. */
