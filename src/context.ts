@@ -134,7 +134,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
             writer: config,
             debug,
           });
-    return createHubSession({ http: await http(), clock, baseUrl, credential: chain.hub, cache });
+    return createHubSession({
+      http: await http(),
+      clock,
+      baseUrl,
+      credential: chain.hub,
+      account: chain.hubAccount,
+      cache,
+    });
   });
   const org = async () => {
     const value = (await settings()).org;

@@ -2,7 +2,9 @@
 
 import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
+import type { StoredEntry } from '../config/store.js';
 import { AuthError } from '../errors.js';
+import type { SecretStore } from './credential-helper.js';
 import { DOCKER_HUB_KEYS, dockerCredential, type HelperRunner } from './docker-config.js';
 
 export interface Credential {
@@ -10,11 +12,15 @@ export interface Credential {
   secret: string;
   /** Where it came from, as `auth status` shows it. */
   source: string;
+  /** Where the secret is kept: `file`, a helper program (`docker-credential-pass`), `environment`… */
+  store?: string;
 }
 
 export interface CredentialChain {
   /** The hub account's credential, or undefined when no source has one. */
   hub(): Promise<Credential | undefined>;
+  /** The hub account and its source without the secret: no credential helper runs (JWT cache key). */
+  hubAccount(): Promise<{ username: string; source: string } | undefined>;
   /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
   registry(host: string): Promise<Credential | undefined>;
 }
@@ -25,6 +31,8 @@ export interface ChainDeps {
   /** Opened only when a source needs it. */
   store: () => ConfigReader;
   helperRunner?: HelperRunner;
+  /** The credential helper behind a stored entry (default: the docker-credential-NAME program). */
+  secretStore?: (helper: string) => SecretStore;
 }
 
 const DOCKER_HUB_API_HOSTS = new Set(['hub.docker.com']);
@@ -36,6 +44,23 @@ export function isDockerHubRegistry(host: string): boolean {
 export function createCredentialChain(deps: ChainDeps): CredentialChain {
   const { env, settings } = deps;
 
+  /** A stored entry as a credential: a helper's entry asks the helper, whose failure is an error. */
+  async function unpack(entry: StoredEntry, source: string): Promise<Credential> {
+    if ('secret' in entry) return { username: entry.username, secret: entry.secret, source, store: 'file' };
+    const { helperStore } = await import('./credential-helper.js');
+    const helper = deps.secretStore?.(entry.helper) ?? helperStore(entry.helper, { env });
+    const found = await helper.get(entry.serverUrl);
+    if (!found) {
+      throw new AuthError(`${helper.program} no longer holds the secret of ${entry.username} (${source})`, {
+        hint: 'Run `hubctl auth login` again.',
+      });
+    }
+    return { username: entry.username, secret: found.secret, source, store: helper.program };
+  }
+
+  const hubSource = () => `stored credential of profile "${settings.profile}"`;
+  const envSource = 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)';
+
   async function hub(): Promise<Credential | undefined> {
     if (env.HUBCTL_TOKEN) {
       const username = settings.username;
@@ -44,12 +69,10 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
           hint: 'Set HUBCTL_USERNAME (or the organization name for an organization token).',
         });
       }
-      return { username, secret: env.HUBCTL_TOKEN, source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)' };
+      return { username, secret: env.HUBCTL_TOKEN, source: envSource, store: 'environment' };
     }
     const stored = deps.store().hubCredential(settings.profile);
-    if (stored) {
-      return { ...stored, source: `stored credential of profile "${settings.profile}"` };
-    }
+    if (stored) return unpack(stored, hubSource());
     // The docker CLI's Docker Hub login is only ever sent to Docker Hub itself, never to another base URL.
     if (DOCKER_HUB_API_HOSTS.has(new URL(settings.baseUrl).hostname)) {
       const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
@@ -67,10 +90,17 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
       return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
     }
     const stored = deps.store().registryCredential(host);
-    if (stored) return { ...stored, source: `stored credential for ${host}` };
+    if (stored) return unpack(stored, `stored credential for ${host}`);
     const docker = await dockerCredential(env, host, deps.helperRunner);
     return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
   }
 
-  return { hub, registry };
+  async function hubAccount(): Promise<{ username: string; source: string } | undefined> {
+    if (env.HUBCTL_TOKEN && settings.username) return { username: settings.username, source: envSource };
+    const stored = env.HUBCTL_TOKEN ? undefined : deps.store().hubCredential(settings.profile);
+    if (stored) return { username: stored.username, source: hubSource() };
+    return hub();
+  }
+
+  return { hub, hubAccount, registry };
 }

@@ -90,3 +90,14 @@ export async function dockerCredential(
   }
   return undefined;
 }
+
+/** The docker CLI's `credsStore` (its default credential helper), if its config names a usable one. */
+export async function dockerCredsStore(env: Record<string, string | undefined>): Promise<string | undefined> {
+  try {
+    const config = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as DockerConfigFile;
+    const name = config.credsStore;
+    return typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -4,13 +4,13 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ProfileKey, StoredCredential } from './store.js';
+import type { ProfileKey, StoredEntry } from './store.js';
 
 /** What reading settings and looking up credentials needs; the conf store offers it too. */
 export interface ConfigReader {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
-  hubCredential(profile: string): StoredCredential | undefined;
-  registryCredential(host: string): StoredCredential | undefined;
+  hubCredential(profile: string): StoredEntry | undefined;
+  registryCredential(host: string): StoredEntry | undefined;
 }
 
 /** A missing file reads as empty; a corrupt one is refused as the conf store refuses it. */

@@ -11,6 +11,8 @@ export const PROFILE_KEYS = {
   'governance-url': 'governance API base address (HUBCTL_GOVERNANCE_URL)',
   org: 'organization name (HUBCTL_ORG)',
   username: 'account name used by `auth login` (HUBCTL_USERNAME)',
+  'credential-store':
+    'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
 } as const;
 export type ProfileKey = keyof typeof PROFILE_KEYS;
 
@@ -23,13 +25,22 @@ export interface StoredCredential {
   secret: string;
 }
 
+/** A secret kept by a docker credential helper: the file only says where it is. */
+export interface HelperCredential {
+  username: string;
+  helper: string;
+  serverUrl: string;
+}
+
+export type StoredEntry = StoredCredential | HelperCredential;
+
 type Profiles = Record<string, Partial<Record<ProfileKey, string>>>;
 
 interface CredentialFile {
   /** Hub credentials by profile name. */
-  hub: Record<string, StoredCredential>;
+  hub: Record<string, StoredEntry>;
   /** Registry credentials by registry host (`host[:port]`). */
-  registries: Record<string, StoredCredential>;
+  registries: Record<string, StoredEntry>;
 }
 
 export interface ConfigStore {
@@ -40,11 +51,11 @@ export interface ConfigStore {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
   set(profile: string, key: ProfileKey, value: string): void;
   unset(profile: string, key: ProfileKey): boolean;
-  hubCredential(profile: string): StoredCredential | undefined;
-  setHubCredential(profile: string, credential: StoredCredential): void;
+  hubCredential(profile: string): StoredEntry | undefined;
+  setHubCredential(profile: string, credential: StoredEntry): void;
   deleteHubCredential(profile: string): boolean;
-  registryCredential(host: string): StoredCredential | undefined;
-  setRegistryCredential(host: string, credential: StoredCredential): void;
+  registryCredential(host: string): StoredEntry | undefined;
+  setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
   /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
   setCachedJwt(key: string, entry: CachedJwtEntry): void;

@@ -21,6 +21,7 @@ export async function run(ctx: Context): Promise<void> {
     baseUrl: settings.baseUrl,
     username: credential.username,
     source: credential.source,
+    store: credential.store ?? 'docker config',
     jwtExpiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
     jwtFromCache: session.fromCache(),
   };
@@ -31,6 +32,7 @@ export async function run(ctx: Context): Promise<void> {
   await ctx.output.fields([
     ['Account', status.username],
     ['Credential', status.source],
+    ['Store', status.store],
     ['Profile', status.profile],
     ['Hub', status.baseUrl],
     ['JWT expires', ctx.output.time(status.jwtExpiresAt)],
