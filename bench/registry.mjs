@@ -6,6 +6,8 @@
 // process), then times, alternately, 5 runs each of:
 //   push: hubctl image push oci:DIR REF     vs  skopeo copy oci:DIR:tag docker://REF
 //   pull: hubctl image pull REF oci:OUT     vs  skopeo copy docker://REF oci:OUT:tag
+//   repull: the same pulls into a layout that already holds every blob (hubctl verifies each one
+//   before it skips it; skopeo trusts the file): what local trust costs.
 // The registry's data is wiped before every push (and skopeo's blob-info cache removed), so every
 // push uploads every byte. Every timed run starts after `sync`, so that the dirty pages one run
 // leaves are not written back during the next. Wall time and peak RSS come from /usr/bin/time.
@@ -443,12 +445,46 @@ try {
     }
   }
 
+  // Re-pulls into a layout that already holds every blob: hubctl reads each blob through (sha256)
+  // before it skips it; skopeo's OCI destination trusts a blob file that exists.
+  results.repull = { hubctl: [], skopeo: [] };
+  const pullArgv = (tool, out) =>
+    tool === 'hubctl'
+      ? [process.execPath, [hubctl, '--quiet', 'image', 'pull', src, `oci:${out}/img:x`], hubEnv('repull')]
+      : [
+          'skopeo',
+          [
+            'copy',
+            '-q',
+            '--src-tls-verify=false',
+            '--src-creds',
+            creds,
+            `docker://${src}`,
+            `oci:${out}/img:x`,
+          ],
+          {},
+        ];
+  for (const tool of ['hubctl', 'skopeo']) {
+    const out = join(work, `repull-${tool}`);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out);
+    await timed(...pullArgv(tool, out));
+  }
+  for (let i = 0; i < args.runs; i++) {
+    for (const tool of i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl']) {
+      clearSkopeoCache();
+      const r = await timed(...pullArgv(tool, join(work, `repull-${tool}`)));
+      results.repull[tool].push(r);
+      log(`repull ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB`);
+    }
+  }
+
   const lines = [
     `image: ${args.layers} × ${args.layerSize / MiB} MiB incompressible layers (${totalMiB} MiB), ${args.runs} runs each, medians`,
   ];
   lines.push('op    tool     wall s   MiB/s   peak RSS MB');
   const ratios = [];
-  for (const op of ['push', 'pull']) {
+  for (const op of ['push', 'pull', 'repull']) {
     const m = {};
     for (const tool of ['hubctl', 'skopeo']) {
       const wall = median(results[op][tool].map((r) => r.wall));
@@ -457,6 +493,12 @@ try {
       lines.push(
         `${op.padEnd(5)} ${tool.padEnd(8)} ${wall.toFixed(2).padStart(6)} ${(totalMiB / wall).toFixed(0).padStart(7)} ${rss.toFixed(0).padStart(10)}`,
       );
+    }
+    if (op === 'repull') {
+      ratios.push(
+        `repull: hubctl ${m.hubctl.wall.toFixed(2)} s (${totalMiB} MiB read through sha256, ${(totalMiB / m.hubctl.wall).toFixed(0)} MiB/s) vs skopeo ${m.skopeo.wall.toFixed(2)} s (trusts the files): the price of local trust`,
+      );
+      continue;
     }
     ratios.push(
       `${op}: wall ${(m.hubctl.wall / m.skopeo.wall).toFixed(2)}× skopeo (goal ≤ 1.00), hubctl peak RSS ${m.hubctl.rss.toFixed(0)} MB (goal ≤ 150)`,

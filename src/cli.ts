@@ -2,6 +2,7 @@
 // the only place that prints an error. A user sees one plain sentence; --debug adds the stack.
 import type { ContextDeps } from './context.js';
 import { ExitCode, exitCodeFor, HubctlError } from './errors.js';
+import { escapeControl, escapeLines, safeJson } from './output/escape.js';
 import type { IO } from './output/io.js';
 import { VERSION } from './version.js';
 
@@ -64,23 +65,26 @@ export function report(err: unknown, io: IO, mode: { json: boolean; debug: boole
     write(io, mode.json, 'INTERNAL', `unexpected error: ${message}`, 'Run with --debug for details.');
   }
   if (mode.debug && err instanceof Error && err.stack) {
-    io.stderr.write(`${err.stack}\n`);
+    // A stack has many lines on purpose; a server's words inside it are escaped all the same.
+    io.stderr.write(`${escapeLines(err.stack)}\n`);
     let cause = err.cause;
     while (cause instanceof Error) {
-      io.stderr.write(`caused by: ${cause.stack ?? cause.message}\n`);
+      io.stderr.write(`caused by: ${escapeLines(cause.stack ?? cause.message)}\n`);
       cause = cause.cause;
     }
   }
   return code;
 }
 
+// The one error printer. Messages carry servers' and files' words: escaped here, so that an escape
+// sequence cannot reach the terminal and a "\n" in a server's message cannot forge a second line.
 function write(io: IO, json: boolean, code: string, message: string, hint?: string): void {
   if (json) {
-    io.stderr.write(`${JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`);
+    io.stderr.write(`${safeJson({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`);
     return;
   }
-  io.stderr.write(`hubctl: ${message}\n`);
-  if (hint) io.stderr.write(`${hint}\n`);
+  io.stderr.write(`hubctl: ${escapeControl(message)}\n`);
+  if (hint) io.stderr.write(`${escapeControl(hint)}\n`);
 }
 
 function isAbort(err: unknown): boolean {

@@ -14,6 +14,7 @@ import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
+import { escapeControl } from './output/escape.js';
 import { colorEnabled, type IO } from './output/io.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
@@ -89,7 +90,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       ? join(env.HUBCTL_CONFIG_DIR, 'state')
       : join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'hubctl');
   const debug = (line: string) => {
-    if (globals.debug) io.stderr.write(`[debug] ${line}\n`);
+    if (globals.debug) io.stderr.write(`[debug] ${escapeControl(line)}\n`);
   };
 
   const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));

@@ -3,6 +3,8 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
 import { paginate } from '../http/paginate.js';
+import { readAnswer } from './answer.js';
+import { AccessTokenAnswer, AccessTokenPageAnswer, CreatedAccessTokenAnswer } from './schemas.js';
 
 export interface AccessToken {
   uuid: string;
@@ -68,7 +70,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       url.searchParams.set('page', String(page));
       url.searchParams.set('page_size', String(pageSize));
       const res = await session.request({ url, what: 'listing access tokens' });
-      return res.json<AccessTokenPage>();
+      return readAnswer(res, AccessTokenPageAnswer, 'listing access tokens');
     });
 
   return {
@@ -80,7 +82,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           json: body,
           what: 'creating an access token',
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, CreatedAccessTokenAnswer, 'creating an access token');
       }),
     listPage,
     async *listAll(pageSize = 100) {
@@ -93,7 +95,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
         const res = await call('listing access tokens', () =>
           session.request({ url: new URL(cursor, root), what: 'listing access tokens' }),
         );
-        const page = await res.json<AccessTokenPage>();
+        const page = await readAnswer(res, AccessTokenPageAnswer, 'listing access tokens');
         return { items: page.results, next: page.next };
       });
     },
@@ -103,7 +105,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           url: `${root}/${encodeURIComponent(uuid)}`,
           what: `reading access token ${uuid}`,
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, AccessTokenAnswer, `reading access token ${uuid}`);
       }),
     update: (uuid, patch) =>
       call(`updating access token ${uuid}`, async () => {
@@ -113,7 +115,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
           json: patch,
           what: `updating access token ${uuid}`,
         });
-        return res.json<AccessToken>();
+        return readAnswer(res, AccessTokenAnswer, `updating access token ${uuid}`);
       }),
     delete: (uuid) =>
       call(`deleting access token ${uuid}`, async () => {

@@ -9,6 +9,17 @@ import { UnexpectedAnswerError } from '../errors.js';
 
 export { v };
 
+/**
+ * A JSON object with these fields checked and any others passed through as they came (fields that
+ * newer API versions add). Unlike valibot's objects, an array is not taken for one.
+ */
+export function object<const E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(
+    v.custom<unknown>((input) => !Array.isArray(input), 'expected Object, got an array'),
+    v.looseObject(entries),
+  );
+}
+
 /** Where an answer came from, for the message. */
 export interface AnswerSource {
   /** host[:port] of the server that answered. */
@@ -56,7 +67,11 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
     .replace(/^\./, '');
   if (issue.input === undefined && path) return `${path}: missing`;
   const got = describeValue(issue.input);
-  const expected = issue.expected ? `expected ${issue.expected}, got ${got}` : issue.message;
+  // A check (non-empty, one of two fields) says in its own words what was wrong.
+  const expected =
+    issue.kind === 'schema' && issue.type !== 'custom' && issue.expected
+      ? `expected ${issue.expected}, got ${got}`
+      : issue.message;
   return path ? `${path}: ${expected}` : expected;
 }
 

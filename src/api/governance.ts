@@ -4,9 +4,26 @@
 // the user's terms (decisions §3, §7): 403 permission_denied → AuthError, limit_exceeded and 409 →
 // ConflictError, 404 → NotFoundError, 500 → NetworkError (reads retried by the HTTP layer).
 import type { HubSession } from '../auth/hub-session.js';
-import { ApiError, AuthError, ConflictError, NetworkError, NotFoundError } from '../errors.js';
+import {
+  ApiError,
+  AuthError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  UnexpectedAnswerError,
+} from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
 import type { Policy, PolicySummary, Rule } from '../policy/model.js';
+import { readAnswer, type v } from './answer.js';
+import {
+  PolicyAnswer,
+  PolicyDeleteAnswer,
+  PolicyListAnswer,
+  PolicyUpdateAnswer,
+  RuleAnswer,
+  RuleDeleteAnswer,
+  RuleUpdateAnswer,
+} from './schemas.js';
 
 export type GovRule = Rule;
 export type GovPolicy = Policy;
@@ -71,11 +88,18 @@ export function createGovernanceClient(
     `${policyUrl(id)}/rules${ruleId === undefined ? '' : `/${encodeURIComponent(ruleId)}`}`;
   const orgNotFound = `org ${org}`;
 
-  // Reads that meet a 500 are retried by the HTTP layer; writes are sent once.
-  const send = async <T>(op: Op, method: Method, url: string | URL, json?: unknown): Promise<T> => {
+  // Reads that meet a 500 are retried by the HTTP layer; writes are sent once. Every answer is
+  // checked against its schema before anyone reads it (src/api/schemas.ts).
+  const send = async <S extends v.GenericSchema>(
+    op: Op,
+    schema: S,
+    method: Method,
+    url: string | URL,
+    json?: unknown,
+  ): Promise<v.InferOutput<S>> => {
     try {
       const res = await session.request({ method, url, json, what: op.what });
-      return await res.json<T>();
+      return await readAnswer(res, schema, op.what);
     } catch (err) {
       throw translate(err, op, method, org);
     }
@@ -101,16 +125,18 @@ export function createGovernanceClient(
       yield* paginate<GovPolicySummary>(async (cursor) => {
         const url = new URL(policies);
         if (cursor) url.searchParams.set('page_token', cursor);
-        const page = await send<{ data?: GovPolicySummary[]; next_page_token?: string | null }>(
+        const page = await send(
           { what: `listing policies of org ${org}`, notFound: `${orgNotFound} was not found` },
+          PolicyListAnswer,
           'GET',
           url,
         );
-        return { items: page.data ?? [], next: page.next_page_token ?? null };
+        return { items: page.data, next: page.next_page_token ?? null };
       });
     },
     allPolicies: () => collect(client.listPolicies()),
-    getPolicy: (id) => send(policyOp(`reading policy ${id} of org ${org}`, id), 'GET', policyUrl(id)),
+    getPolicy: (id) =>
+      send(policyOp(`reading policy ${id} of org ${org}`, id), PolicyAnswer, 'GET', policyUrl(id)),
     createPolicy: (body) =>
       send(
         {
@@ -119,6 +145,7 @@ export function createGovernanceClient(
           conflict: `a policy named "${body.name}" already exists in org ${org}`,
           limit: `org ${org} already has the maximum number of policies (${MAX_POLICIES})`,
         },
+        PolicyAnswer,
         'POST',
         policies,
         body,
@@ -131,20 +158,36 @@ export function createGovernanceClient(
             ? {}
             : { conflict: `a policy named "${body.name}" already exists in org ${org}` }),
         },
+        PolicyUpdateAnswer,
         'PATCH',
         policyUrl(id),
         body,
       ),
-    deletePolicy: (id) => send(policyOp(`deleting policy ${id} of org ${org}`, id), 'DELETE', policyUrl(id)),
+    deletePolicy: (id) =>
+      send(policyOp(`deleting policy ${id} of org ${org}`, id), PolicyDeleteAnswer, 'DELETE', policyUrl(id)),
     createRule: (id, body) =>
-      send(ruleOp(`adding rule "${body.name}" to policy ${id}`, id), 'POST', ruleUrl(id), body),
+      send(ruleOp(`adding rule "${body.name}" to policy ${id}`, id), RuleAnswer, 'POST', ruleUrl(id), body),
     updateRule: (id, ruleId, body) =>
-      send(ruleOp(`updating rule ${ruleId} of policy ${id}`, id, ruleId), 'PATCH', ruleUrl(id, ruleId), body),
+      send(
+        ruleOp(`updating rule ${ruleId} of policy ${id}`, id, ruleId),
+        RuleUpdateAnswer,
+        'PATCH',
+        ruleUrl(id, ruleId),
+        body,
+      ),
     deleteRule: (id, ruleId) =>
-      send(ruleOp(`deleting rule ${ruleId} of policy ${id}`, id, ruleId), 'DELETE', ruleUrl(id, ruleId)),
+      send(
+        ruleOp(`deleting rule ${ruleId} of policy ${id}`, id, ruleId),
+        RuleDeleteAnswer,
+        'DELETE',
+        ruleUrl(id, ruleId),
+      ),
   };
   return client;
 }
+
+const WRITE_MAY_HAVE_LANDED =
+  'The server took the request before its answer went wrong: the change may have taken effect. Check with `hubctl policy get` before trying again.';
 
 /** The server's own words ("code: message"), without the "what" prefix the HTTP layer added. */
 function serverWords(err: ApiError, what: string): string {
@@ -152,6 +195,9 @@ function serverWords(err: ApiError, what: string): string {
 }
 
 function translate(err: unknown, op: Op, method: Method, org: string): unknown {
+  if (err instanceof UnexpectedAnswerError && method !== 'GET') {
+    return new UnexpectedAnswerError(err.message, { hint: WRITE_MAY_HAVE_LANDED, cause: err });
+  }
   if (!(err instanceof ApiError)) return err;
   const words = serverWords(err, op.what);
   const code = err.apiCode?.toLowerCase();

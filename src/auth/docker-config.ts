@@ -12,11 +12,7 @@ export interface DockerCredential {
   source: string;
 }
 
-interface DockerConfigFile {
-  auths?: Record<string, { auth?: string; username?: string; password?: string }>;
-  credsStore?: string;
-  credHelpers?: Record<string, string>;
-}
+type Json = Record<string, unknown>;
 
 /** The names Docker Hub goes by in config.json; the docker CLI stores it under the first. */
 export const DOCKER_HUB_KEYS = [
@@ -50,19 +46,24 @@ export async function dockerCredential(
   host: string,
   runner: HelperRunner = runHelper,
 ): Promise<DockerCredential | undefined> {
-  let config: DockerConfigFile;
+  // Every value is checked for its type as it is read: the file and the helper's answer belong to
+  // other tools, and a wrong one means "no credential here", never a crash.
+  let config: Json;
   try {
-    config = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as DockerConfigFile;
+    const parsed = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as unknown;
+    if (!isRecord(parsed)) return undefined;
+    config = parsed;
   } catch {
     return undefined;
   }
   const keys = DOCKER_HUB_KEYS.includes(host) ? DOCKER_HUB_KEYS : [host, `https://${host}`, `http://${host}`];
-  const helper = keys.map((k) => config.credHelpers?.[k]).find(Boolean) ?? config.credsStore;
+  const helpers = isRecord(config.credHelpers) ? config.credHelpers : {};
+  const helper = [...keys.map((k) => helpers[k]), config.credsStore].find(isHelperName);
   if (helper) {
     for (const key of keys.slice(0, 1)) {
       try {
-        const out = JSON.parse(await runner(helper, key)) as { Username?: string; Secret?: string };
-        if (out.Username && out.Secret) {
+        const out = JSON.parse(await runner(helper, key)) as unknown;
+        if (isRecord(out) && nonEmpty(out.Username) && nonEmpty(out.Secret)) {
           return { username: out.Username, secret: out.Secret, source: `docker-credential-${helper}` };
         }
       } catch {
@@ -70,13 +71,14 @@ export async function dockerCredential(
       }
     }
   }
+  const auths = isRecord(config.auths) ? config.auths : {};
   for (const key of keys) {
-    const entry = config.auths?.[key];
-    if (!entry) continue;
-    if (entry.username && entry.password) {
+    const entry = auths[key];
+    if (!isRecord(entry)) continue;
+    if (nonEmpty(entry.username) && nonEmpty(entry.password)) {
       return { username: entry.username, secret: entry.password, source: 'docker config.json (auths)' };
     }
-    if (entry.auth) {
+    if (nonEmpty(entry.auth)) {
       const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon > 0) {
@@ -91,12 +93,26 @@ export async function dockerCredential(
   return undefined;
 }
 
-/** The docker CLI's `credsStore` (its default credential helper), if its config names a usable one. */
+function isRecord(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function nonEmpty(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
+/** A helper is a program named docker-credential-<name>: a name, never a path. */
+function isHelperName(v: unknown): v is string {
+  return typeof v === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v);
+}
+
+/** The docker CLI's `credsStore` (its default credential helper), if its config names one. */
 export async function dockerCredsStore(env: Record<string, string | undefined>): Promise<string | undefined> {
   try {
-    const config = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as DockerConfigFile;
-    const name = config.credsStore;
-    return typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) ? name : undefined;
+    const config = JSON.parse(await readFile(dockerConfigPath(env), 'utf8')) as unknown;
+    return isRecord(config) && isHelperName(config.credsStore) && config.credsStore.length <= 64
+      ? config.credsStore
+      : undefined;
   } catch {
     return undefined;
   }

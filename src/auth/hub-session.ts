@@ -1,5 +1,7 @@
 // The hub session: exchanges the secret for a short-lived JWT, caches it until 30 s before `exp`
 // (the injected clock decides), and repeats a call once with a fresh JWT after a 401.
+import { readAnswer } from '../api/answer.js';
+import { TokenExchangeAnswer } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
@@ -58,12 +60,7 @@ export async function exchangeToken(
     }
     throw err;
   }
-  const body = await res.json<{ access_token?: unknown; token?: unknown }>();
-  const jwt = typeof body.access_token === 'string' ? body.access_token : body.token;
-  if (typeof jwt !== 'string' || jwt === '') {
-    throw new AuthError('the token exchange answered without a token');
-  }
-  return jwt;
+  return readAnswer(res, TokenExchangeAnswer, `signing in as ${credential.username}`);
 }
 
 export function createHubSession(deps: HubSessionDeps): HubSession {

@@ -1,6 +1,6 @@
-// Reading the config directory without conf: conf (with ajv and semver) takes ~100 ms to load, and
-// every network command reads its settings and credentials before its first authenticated request.
-// Writes still go through the conf store (store.ts); these files are the plain JSON it writes.
+// Reading the config directory: plain JSON files, read on every lookup (they are small), without a
+// lock (writers replace them atomically, so a reader sees the old file or the new one).
+// Writes go through store.ts, under a lock; these files are plain JSON.
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -14,7 +14,7 @@ export interface ConfigReader {
 }
 
 /** A missing file reads as empty; a corrupt one is refused as the conf store refuses it. */
-function readJson(dir: string, name: 'config' | 'credentials'): Record<string, unknown> {
+export function readJson(dir: string, name: 'config' | 'credentials'): Record<string, unknown> {
   const path = join(dir, `${name}.json`);
   try {
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));

@@ -1,4 +1,5 @@
 // Resolved settings with the precedence of decisions §1: flag > environment > profile > default.
+import { UsageError } from '../errors.js';
 import type { ProfileKey } from './store.js';
 
 export const DEFAULT_BASE_URL = 'https://hub.docker.com';
@@ -27,8 +28,11 @@ export interface Settings {
   >;
 }
 
+/** The profile in use; a name given by --profile or HUBCTL_PROFILE is checked here, at the edge. */
 export function profileName(flags: SettingFlags, env: Record<string, string | undefined>): string {
-  return flags.profile || env.HUBCTL_PROFILE || DEFAULT_PROFILE;
+  if (flags.profile !== undefined) return assertProfileName(flags.profile, '--profile');
+  if (env.HUBCTL_PROFILE) return assertProfileName(env.HUBCTL_PROFILE, 'HUBCTL_PROFILE');
+  return DEFAULT_PROFILE;
 }
 
 export function resolveSettings(
@@ -66,4 +70,15 @@ export function resolveSettings(
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** Profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; at most 64 characters. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function assertProfileName(name: string, from = 'profile name'): string {
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `${from} ${JSON.stringify(name)} is not valid: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`,
+    );
+  return name;
 }

@@ -1,9 +1,14 @@
 // Profiles and stored credentials, in the config directory ($HUBCTL_CONFIG_DIR, else the platform's
-// config dir). The only importer of conf. Both files are written atomically (temp file + rename);
-// the credentials file with mode 0600.
+// config dir): config.json and credentials.json. Every change is a read-modify-write under the
+// file's lock (files/lock.ts), written atomically (temp file, fsync, rename); credentials.json with
+// mode 0600, the directory 0700 (tightened when it exists wider).
 import { chmodSync, mkdirSync } from 'node:fs';
-import Conf from 'conf';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { writeFileAtomicSync } from '../files/atomic.js';
+import { withLockSync } from '../files/lock.js';
+import { readJson, readJwtCacheFile } from './read.js';
+import { assertProfileName } from './settings.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
 export const PROFILE_KEYS = {
@@ -34,14 +39,21 @@ export interface HelperCredential {
 
 export type StoredEntry = StoredCredential | HelperCredential;
 
-type Profiles = Record<string, Partial<Record<ProfileKey, string>>>;
-
-interface CredentialFile {
-  /** Hub credentials by profile name. */
-  hub: Record<string, StoredEntry>;
-  /** Registry credentials by registry host (`host[:port]`). */
-  registries: Record<string, StoredEntry>;
+/** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
+export interface CachedJwtEntry {
+  jwt: string;
+  /** ms since the epoch. */
+  expiresAt: number;
+  profile: string;
+  account: string;
+  origin: string;
+  /** Where the exchanged secret came from (a JWT of another source is not reused). */
+  source: string;
 }
+
+type FileName = 'config' | 'credentials' | 'jwt-cache';
+/** A section of a file (`profiles`, `hub`, `registries`): names to values, without a prototype. */
+type Table<T> = Record<string, T>;
 
 export interface ConfigStore {
   readonly dir: string;
@@ -63,132 +75,118 @@ export interface ConfigStore {
   deleteCachedJwts(match: (key: string) => boolean): number;
 }
 
-/** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
-export interface CachedJwtEntry {
-  jwt: string;
-  /** ms since the epoch. */
-  expiresAt: number;
-  profile: string;
-  account: string;
-  origin: string;
-  /** Where the exchanged secret came from (a JWT of another source is not reused). */
-  source: string;
+const MODES: Record<FileName, number> = { config: 0o644, credentials: 0o600, 'jwt-cache': 0o600 };
+/** Every file holds its sections, empty ones too (the shape other tools and older versions read). */
+const SECTIONS: Record<FileName, string[]> = {
+  config: ['profiles'],
+  credentials: ['hub', 'registries'],
+  'jwt-cache': ['entries'],
+};
+
+/** The JWT cache is only an optimisation: a corrupt one reads as empty and is written afresh. */
+function readFile(dir: string, name: FileName): Record<string, unknown> {
+  if (name !== 'jwt-cache') return readJson(dir, name);
+  const { value } = readJwtCacheFile(dir);
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 export function openConfigStore(dir: string): ConfigStore {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    throw new UsageError(`cannot create the config directory ${dir}`, { cause: err });
-  }
-  const common = {
-    cwd: dir,
-    projectName: 'hubctl',
-    projectSuffix: '',
-    accessPropertiesByDotNotation: false,
-  } as const;
-  let config: Conf<{ profiles: Profiles }>;
-  let creds: Conf<CredentialFile> | undefined;
-  try {
-    config = new Conf<{ profiles: Profiles }>({
-      ...common,
-      configName: 'config',
-      defaults: { profiles: {} },
-    });
-  } catch (err) {
-    throw new UsageError(`cannot read the config file in ${dir}: ${(err as Error).message}`, { cause: err });
-  }
-  const credentials = (): Conf<CredentialFile> => {
-    if (!creds) {
-      try {
-        creds = new Conf<CredentialFile>({
-          ...common,
-          configName: 'credentials',
-          configFileMode: 0o600,
-          defaults: { hub: {}, registries: {} },
-        });
-        // An older file may have been created with a wider mode; secrets are the owner's alone.
-        chmodSync(creds.path, 0o600);
-      } catch (err) {
-        throw new UsageError(`cannot read the credentials file in ${dir}: ${(err as Error).message}`, {
-          cause: err,
-        });
-      }
-    }
-    return creds;
+  const pathOf = (name: FileName) => join(dir, `${name}.json`);
+  // A corrupt config file is refused at once, naming the directory, before any command runs.
+  readJson(dir, 'config');
+
+  const table = <T>(name: FileName, section: string): Table<T> => {
+    const value = readFile(dir, name)[section];
+    // Null prototype: a key such as `__proto__` or `constructor` is data, never Object's own.
+    const out: Table<T> = Object.create(null);
+    if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(out, value);
+    return out;
   };
-  let jwts: Conf<{ entries: Record<string, CachedJwtEntry> }> | undefined;
-  // A corrupt cache is only a lost optimisation: conf starts it afresh instead of refusing it.
-  const jwtCache = () =>
-    (jwts ??= new Conf<{ entries: Record<string, CachedJwtEntry> }>({
-      ...common,
-      configName: 'jwt-cache',
-      configFileMode: 0o600,
-      clearInvalidConfig: true,
-      defaults: { entries: {} },
-    }));
-  const profilesOf = (): Profiles => ({ ...config.get('profiles') });
-  const credentialsPath = `${dir}/credentials.json`;
+
+  /** Changes one section of a file under its lock; `change` says whether anything changed. */
+  const update = <T>(name: FileName, section: string, change: (t: Table<T>) => boolean): boolean => {
+    prepareDir(dir);
+    const path = pathOf(name);
+    return withLockSync(path, () => {
+      const file = readFile(dir, name);
+      const current = table<T>(name, section);
+      if (!change(current)) return false;
+      const empty = Object.fromEntries(SECTIONS[name].map((s) => [s, {}]));
+      const next = { ...empty, ...file, [section]: current };
+      writeFileAtomicSync(path, `${JSON.stringify(next, null, '\t')}\n`, MODES[name]);
+      return true;
+    });
+  };
+
+  const setEntry = <T>(name: FileName, section: string, key: string, value: T) =>
+    void update<T>(name, section, (t) => {
+      t[key] = value;
+      return true;
+    });
+  const deleteEntry = (name: FileName, section: string, key: string) =>
+    update(name, section, (t) => Object.hasOwn(t, key) && delete t[key]);
+  const entry = <T>(name: FileName, section: string, key: string): T | undefined => {
+    const t = table<T>(name, section);
+    return Object.hasOwn(t, key) ? t[key] : undefined;
+  };
+  const profilesTable = () => table<Partial<Record<ProfileKey, string>>>('config', 'profiles');
 
   return {
     dir,
-    path: config.path,
-    credentialsPath,
-    profiles: () => Object.keys(profilesOf()).sort(),
-    getProfile: (profile) => ({ ...profilesOf()[profile] }),
+    path: pathOf('config'),
+    credentialsPath: pathOf('credentials'),
+    profiles: () => Object.keys(profilesTable()).sort(),
+    getProfile: (profile) => ({
+      ...entry<Partial<Record<ProfileKey, string>>>('config', 'profiles', profile),
+    }),
     set(profile, key, value) {
-      const all = profilesOf();
-      all[profile] = { ...all[profile], [key]: value };
-      config.set('profiles', all);
+      assertProfileName(profile);
+      update<Partial<Record<ProfileKey, string>>>('config', 'profiles', (t) => {
+        t[profile] = { ...(Object.hasOwn(t, profile) ? t[profile] : {}), [key]: value };
+        return true;
+      });
     },
     unset(profile, key) {
-      const all = profilesOf();
-      const current = { ...all[profile] };
-      if (!(key in current)) return false;
-      delete current[key];
-      all[profile] = current;
-      config.set('profiles', all);
-      return true;
+      return update<Partial<Record<ProfileKey, string>>>('config', 'profiles', (t) => {
+        const current = { ...(Object.hasOwn(t, profile) ? t[profile] : {}) };
+        if (!Object.hasOwn(current, key)) return false;
+        delete current[key];
+        t[profile] = current;
+        return true;
+      });
     },
-    hubCredential: (profile) => credentials().get('hub')[profile],
+    hubCredential: (profile) => entry('credentials', 'hub', profile),
     setHubCredential(profile, credential) {
-      credentials().set('hub', { ...credentials().get('hub'), [profile]: credential });
+      assertProfileName(profile);
+      setEntry('credentials', 'hub', profile, credential);
     },
-    deleteHubCredential(profile) {
-      const hub = { ...credentials().get('hub') };
-      if (!(profile in hub)) return false;
-      delete hub[profile];
-      credentials().set('hub', hub);
-      return true;
-    },
-    registryCredential: (host) => credentials().get('registries')[host],
-    setRegistryCredential(host, credential) {
-      credentials().set('registries', { ...credentials().get('registries'), [host]: credential });
-    },
-    deleteRegistryCredential(host) {
-      const registries = { ...credentials().get('registries') };
-      if (!(host in registries)) return false;
-      delete registries[host];
-      credentials().set('registries', registries);
-      return true;
-    },
-    setCachedJwt(key, entry) {
-      jwtCache().set('entries', { ...ownEntries(jwtCache().get('entries')), [key]: entry });
-    },
+    deleteHubCredential: (profile) => deleteEntry('credentials', 'hub', profile),
+    registryCredential: (host) => entry('credentials', 'registries', host),
+    setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
+    deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
+    setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),
     deleteCachedJwts(match) {
-      const entries = ownEntries(jwtCache().get('entries'));
-      const gone = Object.keys(entries).filter(match);
-      if (gone.length === 0) return 0;
-      for (const key of gone) delete entries[key];
-      jwtCache().set('entries', entries);
-      return gone.length;
+      let gone = 0;
+      update('jwt-cache', 'entries', (t) => {
+        for (const key of Object.keys(t).filter(match)) {
+          delete t[key];
+          gone += 1;
+        }
+        return gone > 0;
+      });
+      return gone;
     },
   };
 }
 
-/** An entries table as read back (a hand-edited file may hold anything there). */
-function ownEntries<T>(value: unknown): Record<string, T> {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? { ...(value as Record<string, T>) }
-    : {};
+/** Creates the directory 0700, or tightens it to 0700 when it exists wider. */
+function prepareDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (err) {
+    throw new UsageError(`cannot create the config directory ${dir}`, { cause: err });
+  }
 }

@@ -22,6 +22,15 @@ export interface ParsedErrorBody {
   message?: string;
 }
 
+/** A server's words are shown, not trusted: this much of a message, and of a code, is enough. */
+const MAX_MESSAGE = 500;
+const MAX_CODE = 64;
+
+/**
+ * Reads whatever a failing server sent. Anything may come (null, arrays, numbers, nested junk, a
+ * megabyte of text): what is not the documented shape is ignored, never thrown over, and what is
+ * kept is cut short. Control characters are escaped where it is printed (src/cli.ts).
+ */
 export function parseErrorBody(text: string): ParsedErrorBody {
   let body: unknown;
   try {
@@ -29,22 +38,19 @@ export function parseErrorBody(text: string): ParsedErrorBody {
   } catch {
     return {};
   }
-  if (!body || typeof body !== 'object') return {};
-  const b = body as Record<string, unknown>;
-  if (b.error && typeof b.error === 'object') {
-    const e = b.error as Record<string, unknown>;
-    return { apiCode: str(e.code), message: str(e.message) };
+  if (!isRecord(body)) return {};
+  if (isRecord(body.error)) {
+    return { apiCode: code(body.error.code), message: str(body.error.message) };
   }
-  if (Array.isArray(b.errors) && b.errors.length > 0) {
-    const e = b.errors[0] as Record<string, unknown>;
-    const detail = e.detail && typeof e.detail !== 'object' ? ` (${String(e.detail)})` : '';
-    return { apiCode: str(e.code), message: str(e.message) && `${str(e.message)}${detail}` };
+  if (Array.isArray(body.errors) && isRecord(body.errors[0])) {
+    const e = body.errors[0];
+    const detail =
+      typeof e.detail === 'string' || typeof e.detail === 'number' ? ` (${String(e.detail)})` : '';
+    const message = str(e.message);
+    return { apiCode: code(e.code), message: message && cut(`${message}${detail}`, MAX_MESSAGE) };
   }
-  if (typeof b.message === 'string' || typeof b.detail === 'string') {
-    const parts = [str(b.message), str(b.detail)].filter(Boolean);
-    return { message: parts.join(': ') };
-  }
-  return {};
+  const parts = [str(body.message), str(body.detail)].filter(Boolean);
+  return parts.length > 0 ? { message: cut(parts.join(': '), MAX_MESSAGE) } : {};
 }
 
 export function apiErrorFrom(
@@ -61,6 +67,19 @@ export function apiErrorFrom(
   return new ApiError(message, { status, apiCode: parsed.apiCode, url: context.url });
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
+  return typeof v === 'string' && v !== '' ? cut(v, MAX_MESSAGE) : undefined;
+}
+
+/** A code is a word (`limit_exceeded`, `MANIFEST_UNKNOWN`); anything else is no code. */
+function code(v: unknown): string | undefined {
+  return typeof v === 'string' && /^[A-Za-z0-9_.-]+$/.test(v) ? v.slice(0, MAX_CODE) : undefined;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

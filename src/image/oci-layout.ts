@@ -9,8 +9,10 @@ import { Readable } from 'node:stream';
 import { sha256Digest } from '../api/registry/manifest.js';
 import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { withLock } from '../files/lock.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
+import { sha256OfFile } from './verified-write.js';
 
 export const REF_NAME = 'org.opencontainers.image.ref.name';
 
@@ -70,6 +72,15 @@ export class OciLayout implements LocalBlobSource {
     }
   }
 
+  /**
+   * Whether the blob is here with this size and bytes that hash to its digest. A file of the right
+   * size is read through (a truncated or altered blob must not be taken for the real one).
+   */
+  async hasVerifiedBlob(digest: string, size: number): Promise<boolean> {
+    if ((await this.blobSize(digest)) !== size) return false;
+    return (await sha256OfFile(this.blobPath(digest))) === digest;
+  }
+
   async readBlob(digest: string): Promise<Buffer> {
     let bytes: Buffer;
     try {
@@ -95,7 +106,8 @@ export class OciLayout implements LocalBlobSource {
   async writeBlob(digest: string, bytes: Uint8Array): Promise<void> {
     if (sha256Digest(bytes) !== digest)
       throw new IntegrityError(`blob ${digest}: the bytes do not match the digest`);
-    if ((await this.blobSize(digest)) === bytes.length) return;
+    const path = this.blobPath(digest);
+    if ((await this.blobSize(digest)) === bytes.length && (await readFile(path)).equals(bytes)) return;
     await atomicWrite(this.blobPath(digest), bytes);
   }
 
@@ -138,8 +150,15 @@ export class OciLayout implements LocalBlobSource {
     );
   }
 
-  /** Points a tag at a descriptor in index.json (replacing the tag's previous entry). */
+  /**
+   * Points a tag at a descriptor in index.json (replacing the tag's previous entry), under the
+   * index's lock: concurrent pulls into one layout each add their tag.
+   */
   async setTag(tag: string | undefined, descriptor: Descriptor): Promise<void> {
+    await withLock(join(this.dir, 'index.json'), () => this.writeTag(tag, descriptor));
+  }
+
+  private async writeTag(tag: string | undefined, descriptor: Descriptor): Promise<void> {
     const index = await this.readIndex();
     const entry: Descriptor = {
       mediaType: descriptor.mediaType,

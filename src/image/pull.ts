@@ -7,6 +7,7 @@ import { rm, stat } from 'node:fs/promises';
 import type { FetchedManifest, RegistryClient } from '../api/registry/client.js';
 import type { Descriptor, ImageManifest } from '../api/registry/media-types.js';
 import { IntegrityError, UsageError } from '../errors.js';
+import { tryLock } from '../files/lock.js';
 import type { TransferProgress } from '../output/progress.js';
 import { formatReference, type ImageReference, manifestReference } from '../ref/reference.js';
 import type { ImageLocation } from '../ref/transport.js';
@@ -18,6 +19,9 @@ import { runPool } from './pool.js';
 import type { KnownBlobs } from './resume-state.js';
 import type { BlobResult, TransferResult } from './types.js';
 import { writeVerifiedBlob } from './verified-write.js';
+
+/** A download's claim on its partial file is taken over only when its run is gone, or after a day. */
+const DOWNLOAD_STALE_MS = 24 * 60 * 60 * 1000;
 
 export interface PullOptions {
   client: RegistryClient;
@@ -111,9 +115,14 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
   let results: BlobResult[];
   try {
     results = await runPool(blobsOf(images), opts.concurrency ?? 4, async (d) => {
-      if ((await layout.blobSize(d.digest)) === d.size) {
+      if (await layout.hasVerifiedBlob(d.digest, d.size)) {
         opts.progress.done(d.digest, d.size, 'skipped');
         return { digest: d.digest, size: d.size, action: 'skipped' as const };
+      }
+      if ((await layout.blobSize(d.digest)) !== undefined) {
+        // Present but not these bytes (truncated, altered): never skipped, fetched again.
+        opts.notice?.(`blob ${d.digest} in ${dir} does not match its digest: fetching it again`);
+        await rm(layout.blobPath(d.digest), { force: true });
       }
       if (config && d.digest === configDesc?.digest) {
         opts.progress.begin(d.digest, d.size);
@@ -123,15 +132,25 @@ export async function pullImage(opts: PullOptions): Promise<TransferResult> {
       }
       await client.headBlob(ref, d.digest);
       opts.progress.begin(d.digest, d.size);
-      await writeVerifiedBlob({
-        digest: d.digest,
-        size: d.size,
-        finalPath: layout.blobPath(d.digest),
-        partialPath: layout.partialPath(d.digest),
-        open: (start) => client.getBlob(ref, d.digest, start),
-        onProgress: (have) => opts.progress.update(d.digest, have),
-        signal: opts.signal,
-      });
+      // Another run pulling into this layout may be downloading the same blob: it keeps the shared
+      // partial file (the one a later run resumes); this run downloads into a file of its own.
+      const shared = layout.partialPath(d.digest);
+      const release = tryLock(shared, DOWNLOAD_STALE_MS);
+      const partialPath = release ? shared : `${shared}-${process.pid}`;
+      try {
+        await writeVerifiedBlob({
+          digest: d.digest,
+          size: d.size,
+          finalPath: layout.blobPath(d.digest),
+          partialPath,
+          open: (start) => client.getBlob(ref, d.digest, start),
+          onProgress: (have) => opts.progress.update(d.digest, have),
+          signal: opts.signal,
+        });
+      } finally {
+        if (release) release();
+        else await rm(partialPath, { force: true });
+      }
       opts.progress.done(d.digest, d.size, 'pulled');
       return { digest: d.digest, size: d.size, action: 'pulled' as const };
     });

@@ -1,10 +1,12 @@
 // Unfinished uploads, kept under hubctl's state directory so that the next `image push` of the same
 // blob to the same repository continues it (its upload URL and the offset the registry confirmed).
-// One small JSON file per (registry, repository, digest), written atomically.
+// One small JSON file per (registry, repository, digest), written atomically under its lock.
 
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withLock } from '../files/lock.js';
 import { atomicWrite } from './oci-layout.js';
 
 export interface SavedUpload {
@@ -52,14 +54,14 @@ export class UploadStateStore {
 
   async save(entry: Omit<SavedUpload, 'updatedAt'>): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await atomicWrite(
-      this.file(entry.registry, entry.repository, entry.digest),
-      JSON.stringify({ ...entry, updatedAt: this.now() }),
-    );
+    const file = this.file(entry.registry, entry.repository, entry.digest);
+    await withLock(file, () => atomicWrite(file, JSON.stringify({ ...entry, updatedAt: this.now() })));
   }
 
   async remove(registry: string, repository: string, digest: string): Promise<void> {
-    await unlink(this.file(registry, repository, digest)).catch(() => undefined);
+    const file = this.file(registry, repository, digest);
+    if (!existsSync(file)) return;
+    await withLock(file, () => unlink(file).catch(() => undefined));
   }
 
   async list(): Promise<SavedUpload[]> {
@@ -106,7 +108,16 @@ export class KnownBlobs {
     return map[`${registry} ${digest}`]?.find((r) => r !== except);
   }
 
+  /** Adds to the file under its lock, re-read there: concurrent runs each keep what they add. */
   async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+    await withLock(this.path, async () => {
+      this.cache = undefined;
+      await this.add(registry, repository, digests);
+    });
+  }
+
+  private async add(registry: string, repository: string, digests: string[]): Promise<void> {
     const map = await this.read();
     for (const d of digests) {
       const key = `${registry} ${d}`;
@@ -118,7 +129,6 @@ export class KnownBlobs {
     // Keep the file small: the most recent 5000 blobs.
     const keys = Object.keys(map);
     if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
-    await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
     await atomicWrite(this.path, JSON.stringify(map));
   }
 }

@@ -41,6 +41,13 @@ async function hashFile(path: string, hash: Hash): Promise<void> {
     hash.update(chunk as Buffer);
 }
 
+/** `sha256:<hex>` of a file's bytes, read as a stream. */
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await hashFile(path, hash);
+  return `sha256:${hash.digest('hex')}`;
+}
+
 function isRetryable(err: unknown): boolean {
   if (err instanceof IntegrityError) return false;
   if (err instanceof NetworkError) return true;

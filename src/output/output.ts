@@ -1,9 +1,27 @@
 // The one output layer: data to stdout, messages to stderr. Tables are cli-table3 boxes on a TTY
 // and tab-separated lines when piped; --json prints documented objects and never table text.
 // chalk and cli-table3 are loaded only when something is actually styled or boxed.
+// Every text goes through escapeControl on its way out (terminal safety): a command cannot print a
+// server's escape sequence or forge a line. Colour is the one exception, and it can only come from
+// style(), whose Styled values no server answer or file can produce.
+import { escapeControl, escapeLines, safeJson } from './escape.js';
 import type { IO } from './io.js';
 
 export type Cell = string | number | boolean | null | undefined;
+
+/** Text coloured by style(): its own text already escaped, its colour codes kept. */
+export class Styled {
+  constructor(readonly rendered: string) {}
+}
+
+/** What line() prints: plain text (escaped), styled text, or a sequence of both. */
+export type Text = string | Styled | readonly Text[];
+
+function render(text: Text): string {
+  if (typeof text === 'string') return escapeControl(text);
+  if (text instanceof Styled) return text.rendered;
+  return text.map(render).join('');
+}
 
 export interface Column {
   header: string;
@@ -25,8 +43,13 @@ export interface Output {
   readonly isTTY: boolean;
   /** A JSON document on stdout (2-space indent, trailing newline). */
   printJson(value: unknown): void;
-  /** One line of data on stdout. */
-  line(text?: string): void;
+  /** One line of data on stdout; control characters in it are escaped (a newline too). */
+  line(text?: Text): void;
+  /**
+   * A document exactly as it came (a manifest for --raw), when piped: its digest stays checkable.
+   * On a terminal, its line breaks are kept and every other control character escaped.
+   */
+  verbatim(text: string): void;
   /** A table of rows on stdout: boxed on a TTY, tab-separated (no header) when piped. */
   table(columns: (string | Column)[], rows: Cell[][]): Promise<void>;
   /** "key: value" lines for one object; aligned on a TTY, tab-separated when piped. */
@@ -35,8 +58,8 @@ export interface Output {
   info(text: string): void;
   /** A warning on stderr; shown even with --quiet, but not in --json mode. */
   warn(text: string): void;
-  /** Colours text when colour is on; returns it unchanged otherwise. */
-  style(text: string, ...styles: Style[]): Promise<string>;
+  /** Colours text when colour is on; print it with line(). */
+  style(text: string, ...styles: Style[]): Promise<Styled>;
   /** ISO 8601 off a TTY; a short local form on one. */
   time(iso: string | null | undefined): string;
 }
@@ -47,32 +70,39 @@ export function createOutput(io: IO, options: OutputOptions): Output {
     chalkPromise ??= import('chalk').then((m) => new m.Chalk({ level: 1 }));
     return chalkPromise;
   };
-  const style = async (text: string, ...styles: Style[]): Promise<string> => {
-    if (!options.color || styles.length === 0) return text;
+  const paint = async (text: string, ...styles: Style[]): Promise<string> => {
+    const safe = escapeControl(text);
+    if (!options.color || styles.length === 0) return safe;
     let c = await chalk();
     for (const s of styles) c = c[s];
-    return c(text);
+    return c(safe);
   };
-  const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
+  const style = async (text: string, ...styles: Style[]) => new Styled(await paint(text, ...styles));
+  const cellText = (cell: Cell): string =>
+    cell === null || cell === undefined ? '' : escapeControl(String(cell));
 
   return {
     json: options.json,
     quiet: options.quiet,
     isTTY: io.stdoutIsTTY,
     printJson(value) {
-      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      io.stdout.write(`${safeJson(value, 2)}\n`);
     },
     line(text = '') {
-      io.stdout.write(`${text}\n`);
+      io.stdout.write(`${render(text)}\n`);
+    },
+    verbatim(text) {
+      const shown = io.stdoutIsTTY ? escapeLines(text) : text;
+      io.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
     },
     async table(columns, rows) {
       const cols = columns.map((c) => (typeof c === 'string' ? { header: c } : c));
       if (!io.stdoutIsTTY) {
-        for (const row of rows) io.stdout.write(`${row.map((c) => tsvSafe(cellText(c))).join('\t')}\n`);
+        for (const row of rows) io.stdout.write(`${row.map(cellText).join('\t')}\n`);
         return;
       }
       const { default: Table } = await import('cli-table3');
-      const head = await Promise.all(cols.map((c) => style(c.header, 'bold')));
+      const head = await Promise.all(cols.map((c) => paint(c.header, 'bold')));
       const table = new Table({
         head,
         colAligns: cols.map((c) => c.align ?? 'left'),
@@ -84,21 +114,21 @@ export function createOutput(io: IO, options: OutputOptions): Output {
     },
     async fields(pairs) {
       if (!io.stdoutIsTTY) {
-        for (const [k, v] of pairs) io.stdout.write(`${k}\t${tsvSafe(cellText(v))}\n`);
+        for (const [k, v] of pairs) io.stdout.write(`${escapeControl(k)}\t${cellText(v)}\n`);
         return;
       }
       const width = Math.max(...pairs.map(([k]) => k.length));
       for (const [k, v] of pairs) {
-        io.stdout.write(`${await style(`${k}:`.padEnd(width + 1), 'bold')} ${cellText(v)}\n`);
+        io.stdout.write(`${await paint(`${k}:`.padEnd(width + 1), 'bold')} ${cellText(v)}\n`);
       }
     },
     info(text) {
       if (options.quiet || options.json) return;
-      io.stderr.write(`${text}\n`);
+      io.stderr.write(`${escapeControl(text)}\n`);
     },
     warn(text) {
       if (options.json) return;
-      io.stderr.write(`${text}\n`);
+      io.stderr.write(`${escapeControl(text)}\n`);
     },
     style,
     time(iso) {
@@ -112,11 +142,6 @@ export function createOutput(io: IO, options: OutputOptions): Output {
         .replace(/\.\d+Z$/, 'Z');
     },
   };
-}
-
-// Tab-separated output must stay one record a line and one field a tab.
-function tsvSafe(text: string): string {
-  return text.replace(/[\t\r\n]/g, ' ');
 }
 
 const BORDERLESS = {

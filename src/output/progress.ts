@@ -2,6 +2,7 @@
 // total (stderr). Off a terminal: one line per finished blob (stderr). Never stdout; nothing with
 // --json or --quiet. The only user of cli-progress, loaded only when a bar is drawn.
 
+import { escapeControl } from './escape.js';
 import type { IO } from './io.js';
 
 export type BlobAction = 'pushed' | 'mounted' | 'skipped' | 'pulled';
@@ -35,8 +36,9 @@ export function formatBytes(n: number): string {
   return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
+/** The first 12 hex digits; a digest comes from a server, so the label is escaped like any text. */
 export function shortDigest(digest: string): string {
-  return digest.replace(/^sha256:/, '').slice(0, 12);
+  return escapeControl(digest.replace(/^sha256:/, '').slice(0, 12));
 }
 
 export async function createTransferProgress(io: IO, opts: ProgressOptions): Promise<TransferProgress> {

@@ -3,6 +3,7 @@
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { CancelledError, UsageError } from '../errors.js';
+import { escapeControl } from './escape.js';
 import type { IO } from './io.js';
 
 export interface Prompter {
@@ -21,7 +22,7 @@ export function createPrompter(io: IO): Prompter {
         reject(new UsageError('cannot ask a question: standard input is not a terminal'));
         return;
       }
-      io.stderr.write(question);
+      io.stderr.write(escapeControl(question));
       let muted = false;
       const output = {
         write: (chunk: string) => {

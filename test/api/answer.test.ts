@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, readAnswer, v } from '../../src/api/answer.js';
+import { checkAnswer, object, readAnswer, v } from '../../src/api/answer.js';
 import { ExitCode, UnexpectedAnswerError } from '../../src/errors.js';
 
 const List = v.object({ data: v.array(v.object({ id: v.string(), name: v.string() })) });
@@ -35,6 +35,19 @@ describe('checkAnswer', () => {
     const res = { url: 'https://gov.example:8443/v2/x', json: async () => ({ data: [{ id: 1 }] }) };
     await expect(readAnswer(res as never, List, 'listing policies of org acme')).rejects.toThrow(
       'listing policies of org acme: unexpected answer from gov.example:8443: data[0].id: expected string, got a number',
+    );
+  });
+});
+
+describe('object', () => {
+  const Tags = object({ tags: v.nullish(v.array(v.string()), null) });
+  it('passes fields it does not know through, and refuses an array where an object belongs', () => {
+    expect(checkAnswer(Tags, { tags: ['a'], next: 1 }, { host: 'r' })).toEqual({ tags: ['a'], next: 1 });
+    expect(() => checkAnswer(Tags, [{ tags: [] }], { host: 'r' })).toThrow(
+      'unexpected answer from r: expected Object, got an array',
+    );
+    expect(() => checkAnswer(Tags, null, { host: 'r' })).toThrow(
+      'unexpected answer from r: expected Object, got null',
     );
   });
 });

@@ -209,6 +209,37 @@ describe('registry credentials', () => {
     ).toBeUndefined();
   });
 
+  it.each([
+    'null',
+    '[1,2]',
+    '"x"',
+    '{"auths": null}',
+    '{"auths": {"x.example": null}}',
+    '{"auths": {"x.example": {"auth": 12}}}',
+    '{"auths": {"x.example": {"username": ["u"], "password": {"p": 1}}}}',
+    '{"credHelpers": {"x.example": "../../bin/sh"}}',
+    '{"credsStore": 5}',
+  ])('a docker config of the wrong shape (%s) means no credential, never a crash', async (text) => {
+    const d = tmp('hubctl-docker-');
+    writeFileSync(join(d, 'config.json'), text);
+    const ran: string[] = [];
+    const runner = async (helper: string) => {
+      ran.push(helper);
+      return '{}';
+    };
+    expect(await dockerCredential({ DOCKER_CONFIG: d }, 'x.example', runner)).toBeUndefined();
+    expect(ran).toEqual([]);
+  });
+
+  it.each(['null', '[]', '{"Username": 1, "Secret": "s"}', '{"Username": "u", "Secret": {}}'])(
+    'a credential helper answering %s gives no credential',
+    async (answer) => {
+      const d = tmp('hubctl-docker-');
+      writeFileSync(join(d, 'config.json'), '{"credsStore": "pass"}');
+      expect(await dockerCredential({ DOCKER_CONFIG: d }, 'x.example', async () => answer)).toBeUndefined();
+    },
+  );
+
   it('a malformed docker config is ignored, not fatal, and the file is only read', async () => {
     const d = tmp('hubctl-docker-');
     writeFileSync(join(d, 'config.json'), '{ broken');

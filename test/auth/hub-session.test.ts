@@ -2,7 +2,7 @@ import type { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Credential } from '../../src/auth/chain.js';
 import { createHubSession, exchangeToken } from '../../src/auth/hub-session.js';
-import { ApiError, AuthError } from '../../src/errors.js';
+import { ApiError, AuthError, UnexpectedAnswerError } from '../../src/errors.js';
 import { clientWith, ORIGIN, strictAgent } from '../http/mock.js';
 import { fixedClock } from '../support/run-cli.js';
 import { fakeJwt } from './jwt-fixture.js';
@@ -148,9 +148,20 @@ describe('hub session', () => {
     expect((err as Error).message).toBe('the hub refused the credential of alice (stored credential)');
   });
 
-  it('an exchange that answers no token is an authentication error', async () => {
-    agent.get(ORIGIN).intercept({ path: '/v2/auth/token', method: 'POST' }).reply(200, { nothing: true });
-    await expect(session().jwt()).rejects.toThrow('the token exchange answered without a token');
+  it.each([
+    [{ nothing: true }, 'no token in access_token or token'],
+    [{ access_token: '' }, 'no token in access_token or token'],
+    [{ access_token: 12 }, 'access_token: expected string, got a number'],
+    [null, 'expected Object, got null'],
+  ])('an exchange that answers %j is an unexpected answer (exit 7), not a token', async (body, what) => {
+    agent.get(ORIGIN).intercept({ path: '/v2/auth/token', method: 'POST' }).reply(200, JSON.stringify(body));
+    const err = await session()
+      .jwt()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedAnswerError);
+    expect((err as Error).message).toBe(
+      `signing in as alice: unexpected answer from ${new URL(ORIGIN).host}: ${what}`,
+    );
   });
 
   it('without any credential: not logged in, exit 4, and no request sent', async () => {

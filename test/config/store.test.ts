@@ -1,4 +1,12 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +56,7 @@ describe('config store', () => {
     expect(store.credentialsPath).toBe(join(d, 'credentials.json'));
     expect(statSync(store.credentialsPath).mode & 0o777).toBe(0o600);
     // The secret is in credentials.json only, never in config.json.
-    expect(readFileSync(join(d, 'config.json'), 'utf8')).not.toContain('s3cret');
+    expect(existsSync(join(d, 'config.json'))).toBe(false);
     expect(readFileSync(store.credentialsPath, 'utf8')).toContain('hub_pat_s3cret');
   });
 
@@ -103,5 +111,42 @@ describe('config store', () => {
     expect(isProfileKey('base-url')).toBe(true);
     expect(isProfileKey('toString')).toBe(false);
     expect(isProfileKey('password')).toBe(false);
+  });
+
+  it('tightens an existing 0755 config directory to 0700 when it writes into it', () => {
+    const d = dir();
+    chmodSync(d, 0o755);
+    openConfigStore(d).set('default', 'org', 'acme');
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses profile names that are not plain names, and stores nothing', () => {
+    const d = dir();
+    const store = openConfigStore(d);
+    for (const bad of ['__proto__', '', '.hidden', 'a b', 'x'.repeat(65), 'ü', 'a/b']) {
+      expect(() => store.set(bad, 'org', 'x')).toThrow(UsageError);
+      expect(() => store.setHubCredential(bad, { username: 'u', secret: 's' })).toThrow(/is not valid/);
+    }
+    expect(existsSync(join(d, 'config.json'))).toBe(false);
+    expect(existsSync(join(d, 'credentials.json'))).toBe(false);
+  });
+
+  it('keeps names such as constructor and toString as data, never as Object properties', () => {
+    const d = dir();
+    const store = openConfigStore(d);
+    expect(store.getProfile('constructor')).toEqual({});
+    expect(store.hubCredential('toString')).toBeUndefined();
+    expect(store.registryCredential('__proto__')).toBeUndefined();
+    store.set('constructor', 'org', 'acme');
+    expect(store.getProfile('constructor')).toEqual({ org: 'acme' });
+    expect(store.profiles()).toEqual(['constructor']);
+    // A file written by hand with a __proto__ key stays an ordinary entry.
+    writeFileSync(join(d, 'credentials.json'), '{"registries":{"__proto__":{"username":"u","secret":"s"}}}');
+    expect(store.registryCredential('__proto__')).toEqual({ username: 'u', secret: 's' });
+    expect(store.deleteRegistryCredential('__proto__')).toBe(true);
+    expect(JSON.parse(readFileSync(join(d, 'credentials.json'), 'utf8'))).toEqual({
+      hub: {},
+      registries: {},
+    });
   });
 });

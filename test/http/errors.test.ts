@@ -105,4 +105,26 @@ describe('error bodies of the three services', () => {
     expect(err.message).toBe('creating an access token: bad token ***');
     expect(err.url).toBe('https://hub.example.test/v2/access-tokens');
   });
+
+  it.each([
+    ['{"errors":[null]}', {}],
+    ['{"errors":["x", 1]}', {}],
+    ['{"errors":[{"code":{"x":1},"message":["m"],"detail":{"a":1}}]}', {}],
+    ['{"errors":[{"code":"DENIED","message":"no","detail":{"a":1}}]}', { apiCode: 'DENIED', message: 'no' }],
+    ['{"error":[1,2]}', {}],
+    ['{"error":null,"message":42}', {}],
+    ['{"error":{"code":"bad code\\u001b[2J","message":"m"}}', { message: 'm' }],
+    ['[{"message":"m"}]', {}],
+    ['"message"', {}],
+    ['1e999', {}],
+  ])('a hostile error body %s is ignored where it is not the documented shape', (text, parsed) => {
+    expect(parseErrorBody(text)).toEqual(parsed);
+    expect(apiErrorFrom(500, text)).toBeInstanceOf(ApiError);
+  });
+
+  it('cuts a long message short; a server cannot fill the terminal through an error', () => {
+    const err = apiErrorFrom(400, JSON.stringify({ error: { code: 'x', message: 'a'.repeat(100_000) } }));
+    expect(err.message.length).toBeLessThan(600);
+    expect(err.message.endsWith('…')).toBe(true);
+  });
 });

@@ -20,7 +20,7 @@ describe('output', () => {
         ['new\nline', true],
       ],
     );
-    expect(out.stdout).toBe('x\t1\ntab here\t\nnew line\ttrue\n');
+    expect(out.stdout).toBe('x\t1\ntab\\there\t\nnew\\nline\ttrue\n');
   });
 
   it('on a terminal: a boxed-free aligned table with a header, coloured only when colour is on', async () => {
@@ -81,9 +81,74 @@ describe('output', () => {
     expect(createOutput(fakeIo(true).io, { json: false, quiet: false, color: false }).time(null)).toBe('');
   });
 
-  it('style returns the text unchanged when colour is off', async () => {
-    const o = createOutput(fakeIo(true).io, { json: false, quiet: false, color: false });
-    expect(await o.style('x', 'red', 'bold')).toBe('x');
+  it('style leaves the text uncoloured when colour is off; line prints it', async () => {
+    const { io, out } = fakeIo(true);
+    const o = createOutput(io, { json: false, quiet: false, color: false });
+    o.line([await o.style('x', 'red', 'bold'), ': y']);
+    expect(out.stdout).toBe('x: y\n');
+  });
+});
+
+describe('terminal safety', () => {
+  // What a hostile server puts in a name: retitle the terminal, clear the screen, forge a line,
+  // a C1 CSI, and a right-to-left override.
+  const evil = 'a\u001b]0;pwned\u0007b\u001b[2Jc\nhubctl: forged\u009b31m\u202eZ';
+  const shown = 'a\\x1b]0;pwned\\x07b\\x1b[2Jc\\nhubctl: forged\\x9b31m\\u202eZ';
+  // Tab and newline are the TSV's own separators; any other control character is raw.
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  it.each([false, true])('escapes every writer (tty %s): line, table, fields, info, warn', async (tty) => {
+    const { io, out } = fakeIo(tty);
+    const o = createOutput(io, { json: false, quiet: false, color: tty });
+    o.line(evil);
+    await o.table(['NAME'], [[evil]]);
+    await o.fields([['Name', evil]]);
+    o.info(evil);
+    o.warn(evil);
+    o.line([await o.style(evil, 'red'), evil]);
+    // Colour codes come only from style(); nothing of the server's survives raw.
+    const stdout = out.stdout.replace(/\u001b\[\d+m/g, '');
+    expect(stdout).not.toMatch(RAW);
+    expect(out.stderr).not.toMatch(RAW);
+    expect(out.stderr).toBe(`${shown}\n${shown}\n`);
+    expect(stdout.split('\n').filter((l) => l.includes('forged'))).toHaveLength(4);
+    expect(stdout).toContain(shown);
+  });
+
+  it('a server cannot smuggle colour through line: only style() colours', async () => {
+    const { io, out } = fakeIo(true);
+    const o = createOutput(io, { json: false, quiet: false, color: true });
+    o.line('\u001b[31mred');
+    expect(out.stdout).toBe('\\x1b[31mred\n');
+    o.line(await o.style('\u001b[31mred', 'green'));
+    expect(out.stdout).toContain('\u001b[32m\\x1b[31mred\u001b[39m');
+  });
+
+  it('JSON keeps the value and writes DEL, C1 and bidi characters as \\u escapes', () => {
+    const { io, out } = fakeIo(false);
+    const value = { name: evil, del: '\u007f', sep: '\u2028' };
+    createOutput(io, { json: true, quiet: false, color: false }).printJson(value);
+    expect(out.stdout).not.toMatch(RAW);
+    expect(out.stdout).not.toMatch(/[\u2028\u007f]/);
+    expect(JSON.parse(out.stdout)).toEqual(value);
+  });
+
+  it('verbatim: the bytes as they came when piped, escaped but multi-line on a terminal', () => {
+    const doc = '{\n  "a": "\u009b2J\u202e"\n}';
+    const piped = fakeIo(false);
+    createOutput(piped.io, { json: false, quiet: false, color: false }).verbatim(doc);
+    expect(piped.out.stdout).toBe(`${doc}\n`);
+    const tty = fakeIo(true);
+    createOutput(tty.io, { json: false, quiet: false, color: false }).verbatim(doc);
+    expect(tty.out.stdout).toBe('{\n  "a": "\\x9b2J\\u202e"\n}\n');
+  });
+
+  it('a question on the terminal is escaped too', async () => {
+    const { io, out } = fakeIo(true);
+    io.stdin = Readable.from(['n\n']);
+    await createPrompter(io).confirm(`Delete ${evil}?`);
+    // What follows the question is readline's own line editing.
+    expect(out.stderr.slice(0, out.stderr.indexOf('? [y/N]'))).toBe(`Delete ${shown}`);
   });
 });
 

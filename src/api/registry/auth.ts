@@ -6,6 +6,8 @@ import type { Clock } from '../../clock.js';
 import { AuthError, NetworkError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { parseWwwAuthenticate } from '../../http/www-authenticate.js';
+import { readAnswer } from '../answer.js';
+import { RegistryTokenAnswer } from './answers.js';
 
 export interface RegistryCredential {
   username: string;
@@ -168,9 +170,8 @@ export class RegistryAuth {
         `getting a registry token for ${registry}: the token service answered ${res.status}${text ? ` (${text.slice(0, 200)})` : ''}`,
       );
     }
-    const body = await res.json<{ token?: string; access_token?: string; expires_in?: number }>();
-    const token = body.token || body.access_token;
-    if (!token) throw new AuthError(`the token service of ${registry} answered without a token`);
+    const body = await readAnswer(res, RegistryTokenAnswer, `getting a registry token for ${registry}`);
+    const token = (body.token || body.access_token) as string;
     const lifetime =
       typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_EXPIRES_IN;
     this.tokens.set(tokenKey(registry, scopes), {

@@ -8,6 +8,8 @@ import type { HttpClient, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
+import { readAnswer } from '../answer.js';
+import { TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
@@ -74,7 +76,7 @@ export class RegistryClient extends RegistryTransport {
     await this.expect(res, [200], what);
     const bytes = await readLimited(res.body, MAX_MANIFEST_BYTES, what);
     const headerDigest = res.headers['docker-content-digest'] ?? res.headers['registry-content-digest'];
-    const parsed = parseManifest(bytes, res.headers['content-type'], what);
+    const parsed = parseManifest(bytes, res.headers['content-type'], what, new URL(res.url).host);
     const digest = verifyManifestDigest(bytes, headerDigest, what);
     if (reference.startsWith('sha256:')) verifyManifestDigest(bytes, reference, what);
     return { bytes, digest, mediaType: parsed.mediaType, parsed };
@@ -336,7 +338,7 @@ export class RegistryClient extends RegistryTransport {
         throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
       }
       await this.expect(res, [200], what);
-      const body = await res.json<{ tags?: string[] | null }>();
+      const body = await readAnswer(res, TagListAnswer, what);
       const next = nextLink(res.headers.link);
       return { items: body.tags ?? [], next: next ? new URL(next, res.url).toString() : null };
     });

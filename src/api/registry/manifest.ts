@@ -2,7 +2,9 @@
 // one, else from the Content-Type; schema 1 is refused (decisions §6).
 
 import { createHash } from 'node:crypto';
-import { HubctlError, IntegrityError, ValidationError } from '../../errors.js';
+import { HubctlError, IntegrityError, UnexpectedAnswerError, ValidationError } from '../../errors.js';
+import { checkAnswer, describeIssue, v } from '../answer.js';
+import { ImageConfigAnswer, ImageIndexSchema, ImageManifestSchema } from './answers.js';
 import {
   DOCKER_MANIFEST,
   type ImageIndex,
@@ -41,48 +43,73 @@ export function verifyManifestDigest(bytes: Uint8Array, expected: string | undef
   return actual;
 }
 
+/**
+ * Parses manifest bytes through the schemas of answers.ts. `from` names the registry host when the
+ * bytes came from one: a wrong document is then an unexpected answer (exit 7); bytes read from a
+ * file or archive are invalid input (exit 2).
+ */
 export function parseManifest(
   bytes: Uint8Array,
   contentType: string | undefined,
   what: string,
+  from?: string,
 ): ParsedManifest {
-  let body: Record<string, unknown>;
+  const fail = (problem: string, cause?: unknown): HubctlError =>
+    from
+      ? new UnexpectedAnswerError(`${what}: unexpected answer from ${from}: ${problem}`, { cause })
+      : new ValidationError(`${what}: ${problem}`, { cause });
+  let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (err) {
-    throw new ValidationError(`${what}: the manifest is not valid JSON`, { cause: err });
+    throw fail('the manifest is not valid JSON', err);
   }
-  if (!body || typeof body !== 'object')
-    throw new ValidationError(`${what}: the manifest is not a JSON object`);
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw fail('the manifest is not a JSON object');
+  const doc = body as Record<string, unknown>;
   const header = contentType?.split(';')[0]?.trim();
-  const declared = typeof body.mediaType === 'string' ? body.mediaType : undefined;
-  if (body.schemaVersion === 1 || isSchema1Type(declared) || isSchema1Type(header)) throw schema1Error(what);
+  const declared = typeof doc.mediaType === 'string' ? doc.mediaType : undefined;
+  if (doc.schemaVersion === 1 || isSchema1Type(declared) || isSchema1Type(header)) throw schema1Error(what);
   const mediaType =
     declared ??
     (header && header !== 'application/json'
       ? header
-      : Array.isArray(body.manifests)
+      : Array.isArray(doc.manifests)
         ? OCI_INDEX
         : OCI_MANIFEST);
-  if (isIndexType(mediaType) || Array.isArray(body.manifests)) {
-    if (!Array.isArray(body.manifests))
-      throw new ValidationError(`${what}: the index has no manifests array`);
-    return { kind: 'index', mediaType, index: body as unknown as ImageIndex };
+  if (isIndexType(mediaType) || Array.isArray(doc.manifests)) {
+    const index = v.safeParse(ImageIndexSchema, body);
+    if (!index.success) throw fail(`the index (${mediaType}): ${describeIssue(index.issues[0])}`);
+    return { kind: 'index', mediaType, index: index.output };
   }
-  const config = body.config as { digest?: unknown } | undefined;
-  if (!config || typeof config.digest !== 'string') {
-    throw new ValidationError(`${what}: the manifest (${mediaType}) has no config descriptor`);
+  if (!doc.config || typeof doc.config !== 'object') {
+    throw fail(`the manifest (${mediaType}) has no config descriptor`);
   }
-  if (body.layers !== undefined && !Array.isArray(body.layers)) {
-    throw new ValidationError(`${what}: the manifest's layers are not an array`);
-  }
-  const manifest = {
-    ...(body as unknown as ImageManifest),
-    layers: (body.layers as ImageManifest['layers']) ?? [],
-  };
+  const manifest = v.safeParse(ImageManifestSchema, body);
+  if (!manifest.success) throw fail(`the manifest (${mediaType}): ${describeIssue(manifest.issues[0])}`);
   return {
     kind: 'image',
     mediaType: mediaType === 'application/json' ? DOCKER_MANIFEST : mediaType,
-    manifest,
+    manifest: manifest.output,
   };
+}
+
+/** An image config blob a registry served, read through its schema (exit 7 when it is wrong). */
+export function parseImageConfig(
+  bytes: Uint8Array,
+  what: string,
+  from: string,
+): v.InferOutput<typeof ImageConfigAnswer> {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (err) {
+    throw new UnexpectedAnswerError(
+      `${what}: unexpected answer from ${from}: the image config is not valid JSON`,
+      {
+        cause: err,
+      },
+    );
+  }
+  return checkAnswer(ImageConfigAnswer, body, { host: from, what: `${what}: the image config` });
 }

@@ -54,8 +54,8 @@ export async function run(ctx: Context, opts: DeleteOptions): Promise<number | u
     return undefined;
   }
   if (!ctx.output.json && !ctx.globals.yes) {
-    ctx.io.stderr.write(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}\n`);
-    for (const line of keptLines(plan)) ctx.io.stderr.write(`${line}\n`);
+    ctx.output.warn(`Deleting ${repo}@${plan.digest} also removes the tags: ${tagList}`);
+    for (const line of keptLines(plan)) ctx.output.warn(line);
   }
   const keptNote = plan.kept
     ? ` The ${count(plan.kept.length, 'manifest')} below it ${plan.kept.length === 1 ? 'stays' : 'stay'}.`

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { FetchedManifest } from '../../api/registry/client.js';
+import { parseImageConfig } from '../../api/registry/manifest.js';
 import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { checkSingleImage, fetchConfig } from '../../image/image-config.js';
@@ -65,8 +66,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
     m = await findPlatform(m, opts.platform, (d) => client.getManifest(ref, d.digest), formatReference(ref));
   }
   if (opts.raw) {
-    ctx.io.stdout.write(m.bytes.toString('utf8'));
-    if (!m.bytes.toString('utf8').endsWith('\n')) ctx.io.stdout.write('\n');
+    ctx.output.verbatim(m.bytes.toString('utf8'));
     return;
   }
   const manifest = JSON.parse(m.bytes.toString('utf8')) as unknown;
@@ -97,7 +97,7 @@ export async function run(ctx: Context, opts: InspectOptions): Promise<void> {
   }
   const img = m.parsed.manifest;
   configBytes ??= await fetchConfig(client, ref, img.config);
-  const config = JSON.parse(configBytes.toString('utf8')) as Record<string, unknown>;
+  const config = parseImageConfig(configBytes, formatReference(ref), ref.registry);
   const layersSize = img.layers.reduce((s, l) => s + l.size, 0);
   if (ctx.output.json) {
     ctx.output.printJson({ ...base, layersSize, manifest, config });

@@ -102,7 +102,8 @@ async function show(ctx: Context, r: EvalResult): Promise<void> {
   ctx.output.line(`reason: ${r.reason}`);
   for (const m of r.matched) {
     const head = `  ${m.decision.padEnd(5)}  rule "${m.rule}" of policy "${m.policy}": ${m.resource}`;
-    ctx.output.line(m.why ? `${head}\n         ${m.why}` : head);
+    ctx.output.line(head);
+    if (m.why) ctx.output.line(`         ${m.why}`);
   }
 }
 

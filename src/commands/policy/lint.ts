@@ -45,7 +45,7 @@ export async function run(ctx: Context, opts: LintOptions): Promise<number> {
     ctx.output.printJson(out);
   } else {
     for (const w of warnings)
-      ctx.output.line(`${await ctx.output.style('warning', 'yellow')}: ${w.message} [${w.code}]`);
+      ctx.output.line([await ctx.output.style('warning', 'yellow'), `: ${w.message} [${w.code}]`]);
     for (const line of describeNotEvaluated(notEvaluated)) ctx.output.warn(line);
     const rules = policies.reduce((n, p) => n + p.rules.length, 0);
     const summary = `${policies.length} polic${policies.length === 1 ? 'y' : 'ies'}, ${rules} rule${rules === 1 ? '' : 's'}`;

@@ -77,17 +77,15 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   }
   await ctx.output.table(
     ['UUID', 'LABEL', 'SCOPES', 'ACTIVE', 'CREATED', 'EXPIRES', 'LAST USED'],
-    await Promise.all(
-      tokens.map(async (t) => [
-        t.uuid,
-        t.token_label,
-        t.scopes.join(','),
-        t.is_active ? 'yes' : 'no',
-        ctx.output.time(t.created_at),
-        await expiryCell(ctx, t.expires_at, now),
-        t.last_used ? ctx.output.time(t.last_used) : 'never',
-      ]),
-    ),
+    tokens.map((t) => [
+      t.uuid,
+      t.token_label,
+      t.scopes.join(','),
+      t.is_active ? 'yes' : 'no',
+      ctx.output.time(t.created_at),
+      expiryCell(ctx, t.expires_at, now),
+      t.last_used ? ctx.output.time(t.last_used) : 'never',
+    ]),
   );
 }
 
@@ -97,8 +95,8 @@ export function expiringWithin(tokens: AccessToken[], now: number, windowMs: num
   return tokens.filter((t) => at(t) > now && at(t) <= now + windowMs).sort((a, b) => at(a) - at(b));
 }
 
-/** On a terminal, a token expiring within 7 days is marked (in words, and yellow when colour is on). */
-async function expiryCell(ctx: Context, expiresAt: string | null | undefined, now: number): Promise<string> {
+/** On a terminal, a token expiring within 7 days is marked: `! in 3d`, `! expired`. */
+function expiryCell(ctx: Context, expiresAt: string | null | undefined, now: number): string {
   if (!expiresAt) return 'never';
   const text = ctx.output.time(expiresAt);
   const left = Date.parse(expiresAt) - now;
@@ -107,5 +105,5 @@ async function expiryCell(ctx: Context, expiresAt: string | null | undefined, no
     left <= 0
       ? 'expired'
       : `in ${left < 86_400_000 ? `${Math.ceil(left / 3_600_000)}h` : `${Math.floor(left / 86_400_000)}d`}`;
-  return ctx.output.style(`${text} ! ${words}`, 'yellow');
+  return `${text} ! ${words}`;
 }

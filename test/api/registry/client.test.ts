@@ -227,7 +227,7 @@ describe('RegistryClient', () => {
     const body = JSON.stringify({
       schemaVersion: 2,
       mediaType: OCI_MANIFEST,
-      config: { digest: sha('c'), size: 1 },
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: sha('c'), size: 1 },
       layers: [],
     });
     let header: Record<string, string> = { 'registry-content-digest': sha(body) };
