@@ -23,7 +23,7 @@ export interface Settings {
   credentialStore?: string;
   /** Where each value came from, for `config list` and `auth status`. */
   sources: Record<
-    'baseUrl' | 'governanceUrl' | 'org' | 'username',
+    'baseUrl' | 'governanceUrl' | 'org' | 'username' | 'credentialStore',
     'flag' | 'env' | 'profile' | 'default' | 'unset'
   >;
 }
@@ -64,6 +64,7 @@ export function resolveSettings(
       governanceUrl: gov.value ? gov.source : 'default',
       org: org.source,
       username: user.source,
+      credentialStore: store.source,
     },
   };
 }
