@@ -119,6 +119,11 @@ describe('token rotate', () => {
     expect(out.new.token).toBeUndefined();
     expect(token(old.uuid)?.is_active).toBe(true);
     expect(successor()?.is_active).toBe(false);
+    // The pipeline's old secret still signs in.
+    const pipeline = await h.run(['auth', 'status', '--json'], {
+      env: { HUBCTL_USERNAME: 'alice', HUBCTL_TOKEN: old.token, HUBCTL_JWT_CACHE: 'off' },
+    });
+    expect(pipeline.code, pipeline.stderr).toBe(0);
   });
 
   it('deleting the old token fails and so does the clean-up: the report names the active successor', async () => {
