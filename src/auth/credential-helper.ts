@@ -45,11 +45,16 @@ const NOT_FOUND = /credentials not found|could not be found|not found in (native
 
 export function helperStore(name: string, options: HelperOptions): SecretStore {
   const program = `docker-credential-${checkHelperName(name)}`;
-  const call = (verb: string, input: string) => runHelper(program, verb, input, options);
+  const call = (verb: string, input: string, secret?: string) =>
+    runHelper(program, verb, input, options, secret);
   return {
     program,
     async store(serverUrl, username, secret) {
-      await call('store', JSON.stringify({ ServerURL: serverUrl, Username: username, Secret: secret }));
+      await call(
+        'store',
+        JSON.stringify({ ServerURL: serverUrl, Username: username, Secret: secret }),
+        secret,
+      );
     },
     async get(serverUrl) {
       let out: string;
@@ -95,7 +100,14 @@ class HelperExit extends CredentialHelperError {
   }
 }
 
-function runHelper(program: string, verb: string, input: string, options: HelperOptions): Promise<string> {
+function runHelper(
+  program: string,
+  verb: string,
+  input: string,
+  options: HelperOptions,
+  /** Cut out of any message: a helper that echoes its input must not print the secret. */
+  secret?: string,
+): Promise<string> {
   const timeoutMs = options.timeoutMs ?? HELPER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -132,7 +144,8 @@ function runHelper(program: string, verb: string, input: string, options: Helper
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      const output = Buffer.concat(chunks).toString('utf8');
+      let output = Buffer.concat(chunks).toString('utf8');
+      if (secret) output = output.split(secret).join('[secret]');
       if (failure) return reject(failure);
       if (code !== 0) {
         return reject(

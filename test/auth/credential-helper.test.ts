@@ -19,16 +19,22 @@ async function failure(p: Promise<unknown>): Promise<CredentialHelperError> {
 
 describe('credential helpers that fail', () => {
   it('not found on the PATH', async () => {
-    const err = await failure(helperStore('nosuch', { env }).store(URL_, 'alice', 's'));
+    const err = await failure(helperStore('nosuch', { env }).store(URL_, 'alice', 'alice-secret-1'));
     expect(err.message).toBe('docker-credential-nosuch was not found on the PATH');
     expect(err.hint).toContain('--insecure-storage');
   });
 
   it('exit 1: its message, one line, named', async () => {
-    const err = await failure(helperStore('fails', { env }).store(URL_, 'alice', 's'));
+    const err = await failure(helperStore('fails', { env }).store(URL_, 'alice', 'alice-secret-1'));
     expect(err.message).toBe(
       'docker-credential-fails store failed (exit 1): error storing credentials - err: exit status 1, out: keychain locked',
     );
+  });
+
+  it('a failure message never carries the secret it was given', async () => {
+    const err = await failure(helperStore('echoes', { env }).store(URL_, 'alice', 'hunter2-secret'));
+    expect(err.message).toContain('"Secret":"[secret]"');
+    expect(err.message).not.toContain('hunter2-secret');
   });
 
   it('garbage on get: refused, and its bytes never reach the message', async () => {

@@ -8,6 +8,8 @@ const SCRIPTS: Record<string, string> = {
   // exits 1 with a message, as a locked keychain does
   fails:
     'cat >/dev/null; echo "error storing credentials - err: exit status 1, out: keychain locked"; exit 1',
+  // echoes what it was given (the secret too) in its error
+  echoes: 'echo "cannot store: $(cat)"; exit 1',
   // answers something that is not a credential
   garbage: 'cat >/dev/null; printf "\\033]0;owned\\007 this is not JSON"',
   // never answers
