@@ -111,6 +111,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       env,
       dispatcher: deps.dispatcher,
       retryBaseMs: deps.retryBaseMs,
+      timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
   });
   const credentials = memo(async () => {
@@ -123,7 +124,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     const { createJwtCache } = await import('./auth/jwt-cache.js');
     const { readJwtCacheFile } = await import('./config/read.js');
     const chain = await credentials();
-    const { profile, baseUrl } = await settings();
+    const { profile, baseUrl, governanceUrl } = await settings();
     // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
     const cache =
       env.HUBCTL_JWT_CACHE === 'off'
@@ -139,6 +140,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       http: await http(),
       clock,
       baseUrl,
+      alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
       account: chain.hubAccount,
       cache,
@@ -182,6 +184,16 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
     }),
   };
+}
+
+/** HUBCTL_HTTP_TIMEOUT: seconds without a byte before a request or an answer is given up (default 30). */
+function httpTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`HUBCTL_HTTP_TIMEOUT must be a number of seconds from 0 to 3600 (got "${value}")`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 async function readAll(stream: Readable): Promise<string> {

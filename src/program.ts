@@ -3,6 +3,7 @@
 import { Command, Option } from 'commander';
 import type { CommandHost } from './commands/host.js';
 import { collectRepeat } from './commands/host.js';
+import { assertProfileName, checkBaseUrl, checkOrg } from './config/values.js';
 import type { ContextDeps } from './context.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import { VERSION } from './version.js';
@@ -115,11 +116,24 @@ export async function buildProgram(
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--json', 'print JSON objects (errors as JSON on stderr)'))
-    .addOption(new Option('--org <name>', 'organization (env HUBCTL_ORG)'))
-    .addOption(new Option('--profile <name>', 'configuration profile (env HUBCTL_PROFILE)'))
-    .addOption(new Option('--base-url <url>', 'hub API base address (env HUBCTL_BASE_URL)'))
     .addOption(
-      new Option('--governance-url <url>', 'governance API base address (env HUBCTL_GOVERNANCE_URL)'),
+      new Option('--org <name>', 'organization (env HUBCTL_ORG)').argParser((v) => checkOrg(v, '--org')),
+    )
+    .addOption(
+      new Option('--profile <name>', 'configuration profile (env HUBCTL_PROFILE)').argParser((v) =>
+        assertProfileName(v, '--profile'),
+      ),
+    )
+    .addOption(
+      new Option('--base-url <url>', 'hub API base address (env HUBCTL_BASE_URL)').argParser((v) =>
+        checkBaseUrl(v, '--base-url'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--governance-url <url>',
+        'governance API base address (env HUBCTL_GOVERNANCE_URL)',
+      ).argParser((v) => checkBaseUrl(v, '--governance-url')),
     )
     .addOption(new Option('--ca-file <path>', 'extra CA certificates (PEM) to trust'))
     .addOption(

@@ -2,7 +2,7 @@
 // GET/PATCH/DELETE /v2/access-tokens/{uuid}.
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
-import { paginate } from '../http/paginate.js';
+import { nextPageUrl, paginate } from '../http/paginate.js';
 import { readAnswer } from './answer.js';
 import { AccessTokenAnswer, AccessTokenPageAnswer, CreatedAccessTokenAnswer } from './schemas.js';
 
@@ -45,6 +45,12 @@ export interface AccessTokenClient {
 }
 
 const PAT_JWT_REFUSAL = /issued from personal access token/i;
+/**
+ * `token list --all` stops past these: an account holds a few dozen tokens, the hub's own limits
+ * are far below 10,000, and 1,000 pages leave room for a server that pages by 10.
+ */
+export const MAX_TOKEN_PAGES = 1_000;
+export const MAX_TOKENS = 10_000;
 
 export function createAccessTokenClient(session: HubSession, baseUrl: string): AccessTokenClient {
   const root = `${baseUrl}/v2/access-tokens`;
@@ -86,18 +92,20 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       }),
     listPage,
     async *listAll(pageSize = 100) {
-      // `next` is an absolute link; follow it rather than counting pages.
-      yield* paginate<AccessToken>(async (cursor) => {
-        if (!cursor) {
-          const first = await listPage(1, pageSize);
-          return { items: first.results, next: first.next };
-        }
-        const res = await call('listing access tokens', () =>
-          session.request({ url: new URL(cursor, root), what: 'listing access tokens' }),
-        );
-        const page = await readAnswer(res, AccessTokenPageAnswer, 'listing access tokens');
-        return { items: page.results, next: page.next };
-      });
+      // `next` is an absolute link; follow it (on the hub's own origin only) rather than counting pages.
+      const what = 'listing access tokens';
+      yield* paginate<AccessToken>(
+        async (cursor) => {
+          if (!cursor) {
+            const first = await listPage(1, pageSize);
+            return { items: first.results, next: first.next && nextPageUrl(first.next, root, what) };
+          }
+          const res = await call(what, () => session.request({ url: cursor, what }));
+          const page = await readAnswer(res, AccessTokenPageAnswer, what);
+          return { items: page.results, next: page.next && nextPageUrl(page.next, res.url, what) };
+        },
+        { host: new URL(root).host, what, maxPages: MAX_TOKEN_PAGES, maxItems: MAX_TOKENS },
+      );
     },
     get: (uuid) =>
       call(`reading access token ${uuid}`, async () => {

@@ -29,9 +29,15 @@ export type GovRule = Rule;
 export type GovPolicy = Policy;
 export type GovPolicySummary = PolicySummary;
 
-/** Limits of decisions §3 (interface.md: 100 policies per organization; 250 rules per policy). */
-export const MAX_POLICIES = 100;
-export const MAX_RULES = 250;
+import { MAX_POLICIES, MAX_RULES } from './limits.js';
+
+export { MAX_POLICIES, MAX_RULES };
+/**
+ * `policy list` stops past these: an organization holds at most MAX_POLICIES policies, so ten times
+ * that leaves room for a raised limit while an endless chain of page tokens still ends.
+ */
+export const MAX_POLICY_ITEMS = 10 * MAX_POLICIES;
+export const MAX_POLICY_PAGES = 10 * MAX_POLICIES;
 
 export interface CreatePolicyBody {
   name: string;
@@ -122,17 +128,21 @@ export function createGovernanceClient(
     org,
     async *listPolicies() {
       // The list may come in pages (decisions §3): follow next_page_token until it is null.
-      yield* paginate<GovPolicySummary>(async (cursor) => {
-        const url = new URL(policies);
-        if (cursor) url.searchParams.set('page_token', cursor);
-        const page = await send(
-          { what: `listing policies of org ${org}`, notFound: `${orgNotFound} was not found` },
-          PolicyListAnswer,
-          'GET',
-          url,
-        );
-        return { items: page.data, next: page.next_page_token ?? null };
-      });
+      const what = `listing policies of org ${org}`;
+      yield* paginate<GovPolicySummary>(
+        async (cursor) => {
+          const url = new URL(policies);
+          if (cursor) url.searchParams.set('page_token', cursor);
+          const page = await send(
+            { what, notFound: `${orgNotFound} was not found` },
+            PolicyListAnswer,
+            'GET',
+            url,
+          );
+          return { items: page.data, next: page.next_page_token ?? null };
+        },
+        { host: new URL(policies).host, what, maxPages: MAX_POLICY_PAGES, maxItems: MAX_POLICY_ITEMS },
+      );
     },
     allPolicies: () => collect(client.listPolicies()),
     getPolicy: (id) =>

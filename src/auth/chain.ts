@@ -35,7 +35,20 @@ export interface ChainDeps {
   secretStore?: (helper: string) => SecretStore;
 }
 
-const DOCKER_HUB_API_HOSTS = new Set(['hub.docker.com']);
+/**
+ * The one origin of Docker Hub's API (https, default port). The docker CLI's Docker Hub login and a
+ * profile's hub account are Docker Hub's only when the base URL is exactly this origin:
+ * `http://hub.docker.com:8080` or `https://hub.docker.com:444` is someone else.
+ */
+const DOCKER_HUB_API_ORIGIN = 'https://hub.docker.com';
+
+function isDockerHubApi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).origin === DOCKER_HUB_API_ORIGIN;
+  } catch {
+    return false;
+  }
+}
 
 export function isDockerHubRegistry(host: string): boolean {
   return DOCKER_HUB_KEYS.includes(host);
@@ -72,9 +85,21 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
       return { username, secret: env.HUBCTL_TOKEN, source: envSource, store: 'environment' };
     }
     const stored = deps.store().hubCredential(settings.profile);
-    if (stored) return unpack(stored, hubSource());
+    if (stored) {
+      // Bound to the hub it was verified against at login (files from before had no origin).
+      const origin = new URL(settings.baseUrl).origin;
+      if (stored.origin && stored.origin !== origin) {
+        throw new AuthError(
+          `the stored credential of profile "${settings.profile}" is for ${stored.origin}; hubctl does not send it to ${origin}`,
+          {
+            hint: `Log in to ${origin} with \`hubctl auth login\` under another --profile, or drop --base-url.`,
+          },
+        );
+      }
+      return unpack(stored, hubSource());
+    }
     // The docker CLI's Docker Hub login is only ever sent to Docker Hub itself, never to another base URL.
-    if (DOCKER_HUB_API_HOSTS.has(new URL(settings.baseUrl).hostname)) {
+    if (isDockerHubApi(settings.baseUrl)) {
       const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
       if (docker) return { username: docker.username, secret: docker.secret, source: docker.source };
     }
@@ -85,7 +110,7 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     if (isDockerHubRegistry(host)) {
       // Docker Hub's registry takes the hub account — only when that account is Docker Hub's: a
       // credential for another --base-url (a staging hub) is never offered to docker.io.
-      if (DOCKER_HUB_API_HOSTS.has(new URL(settings.baseUrl).hostname)) return hub();
+      if (isDockerHubApi(settings.baseUrl)) return hub();
       const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
       return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
     }

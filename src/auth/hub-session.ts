@@ -30,6 +30,11 @@ export interface HubSessionDeps {
   http: HttpClient;
   clock: Clock;
   baseUrl: string;
+  /**
+   * Other origins the user named for the same hub account (an explicit --governance-url): the JWT
+   * goes to those and to the base URL's origin, nowhere else.
+   */
+  alsoTrusted?: readonly string[];
   credential: () => Promise<Credential | undefined>;
   /** Who would be signed in, without the secret (for the cache key); defaults to credential(). */
   account?: () => Promise<{ username: string; source: string } | undefined>;
@@ -49,6 +54,8 @@ export async function exchangeToken(
       method: 'POST',
       url: `${baseUrl}/v2/auth/token`,
       json: { identifier: credential.username, password: credential.secret, secret: credential.secret },
+      // The secret is in the body: it goes to the hub's own origin, over HTTPS (or loopback), or nowhere.
+      credential: { origin: new URL(baseUrl).origin },
       what: `signing in as ${credential.username}`,
     });
   } catch (err) {
@@ -109,9 +116,14 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     return pending;
   }
 
+  const trusted = [new URL(deps.baseUrl).origin, ...(deps.alsoTrusted ?? [])];
   async function request(options: HttpRequestOptions): Promise<HttpResponse> {
+    // Bound to the request's origin when the account belongs there, else to the hub's: the HTTP
+    // layer then withholds it from any other origin.
+    const target = new URL(String(options.url)).origin;
+    const origin = trusted.includes(target) ? target : (trusted[0] as string);
     const send = async (token: string) =>
-      deps.http.request({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+      deps.http.request({ ...options, credential: { origin, authorization: `Bearer ${token}` } });
     const first = await jwt();
     try {
       return await send(first);

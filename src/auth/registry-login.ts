@@ -2,6 +2,7 @@
 // token service (Bearer) or the registry itself (Basic) to accept the credential.
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { tokenRealmUrl } from '../http/origin.js';
 import { parseWwwAuthenticate } from '../http/www-authenticate.js';
 import type { Credential } from './chain.js';
 
@@ -19,14 +20,21 @@ export async function verifyRegistryCredential(
   const bearer = challenges.find((c) => c.scheme === 'Bearer');
   try {
     if (bearer?.params.realm) {
-      const url = new URL(bearer.params.realm);
+      const url = tokenRealmUrl(bearer.params.realm, baseUrl, {
+        registry: new URL(baseUrl).host,
+        withCredential: true,
+      });
       if (bearer.params.service) url.searchParams.set('service', bearer.params.service);
       url.searchParams.set('account', credential.username);
-      const res = await http.request({ url, headers: { authorization: basic }, what });
+      const res = await http.request({ url, credential: { origin: url.origin, authorization: basic }, what });
       await res.dump();
       return;
     }
-    const res = await http.request({ url: `${baseUrl}/v2/`, headers: { authorization: basic }, what });
+    const res = await http.request({
+      url: `${baseUrl}/v2/`,
+      credential: { origin: new URL(baseUrl).origin, authorization: basic },
+      what,
+    });
     await res.dump();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {

@@ -30,10 +30,12 @@ export function collectRepeat(value: string, previous: string[] = []): string[] 
   return [...previous, value];
 }
 
-export function positiveInt(name: string) {
+/** A whole number from 1 to `max` (pages, sizes: no server needs more, and 1e+23 is no page). */
+export function positiveInt(name: string, max = 1_000_000) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1) {
-      throw new UsageError(`${name} must be a whole number of at least 1 (got "${value}")`);
+    if (!/^\d{1,16}$/.test(value) || Number(value) < 1 || Number(value) > max) {
+      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      throw new UsageError(`${name} must be a whole number from 1 to ${max} (got "${shown}")`);
     }
     return Number(value);
   };

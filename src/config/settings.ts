@@ -1,6 +1,6 @@
 // Resolved settings with the precedence of decisions §1: flag > environment > profile > default.
-import { UsageError } from '../errors.js';
 import type { ProfileKey } from './store.js';
+import { assertProfileName, checkBaseUrl, checkOrg } from './values.js';
 
 export const DEFAULT_BASE_URL = 'https://hub.docker.com';
 export const DEFAULT_PROFILE = 'default';
@@ -40,20 +40,29 @@ export function resolveSettings(
   env: Record<string, string | undefined>,
   profileValues: Partial<Record<ProfileKey, string>>,
 ): Settings {
-  const pick = (flag: string | undefined, envName: string, key: ProfileKey) => {
-    if (flag) return { value: flag, source: 'flag' as const };
-    if (env[envName]) return { value: env[envName], source: 'env' as const };
-    if (profileValues[key]) return { value: profileValues[key], source: 'profile' as const };
+  // Each value is checked here, naming where it came from; an empty flag is refused, an empty
+  // environment variable counts as unset.
+  const pick = (
+    flag: string | undefined,
+    envName: string,
+    key: ProfileKey,
+    check: (value: string, from: string) => string = (v) => v,
+  ) => {
+    if (flag !== undefined) return { value: check(flag, `--${key}`), source: 'flag' as const };
+    if (env[envName]) return { value: check(env[envName], envName), source: 'env' as const };
+    const stored = profileValues[key];
+    if (stored) return { value: check(stored, `${key} of profile "${profile}"`), source: 'profile' as const };
     return { value: undefined, source: 'unset' as const };
   };
-  const base = pick(flags.baseUrl, 'HUBCTL_BASE_URL', 'base-url');
+  const profile = profileName(flags, env);
+  const base = pick(flags.baseUrl, 'HUBCTL_BASE_URL', 'base-url', checkBaseUrl);
   const baseUrl = trimSlash(base.value ?? DEFAULT_BASE_URL);
-  const gov = pick(flags.governanceUrl, 'HUBCTL_GOVERNANCE_URL', 'governance-url');
-  const org = pick(flags.org, 'HUBCTL_ORG', 'org');
+  const gov = pick(flags.governanceUrl, 'HUBCTL_GOVERNANCE_URL', 'governance-url', checkBaseUrl);
+  const org = pick(flags.org, 'HUBCTL_ORG', 'org', checkOrg);
   const user = pick(flags.username, 'HUBCTL_USERNAME', 'username');
   const store = pick(undefined, 'HUBCTL_CREDENTIAL_STORE', 'credential-store');
   return {
-    profile: profileName(flags, env),
+    profile,
     baseUrl,
     governanceUrl: trimSlash(gov.value ?? `${baseUrl}/v2`),
     org: org.value,
@@ -71,15 +80,4 @@ export function resolveSettings(
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-/** Profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; at most 64 characters. */
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-export function assertProfileName(name: string, from = 'profile name'): string {
-  if (!PROFILE_NAME.test(name))
-    throw new UsageError(
-      `${from} ${JSON.stringify(name)} is not valid: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`,
-    );
-  return name;
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
 import { readJson, readJwtCacheFile } from './read.js';
-import { assertProfileName } from './settings.js';
+import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
 export const PROFILE_KEYS = {
@@ -28,6 +28,8 @@ export function isProfileKey(key: string): key is ProfileKey {
 export interface StoredCredential {
   username: string;
   secret: string;
+  /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
+  origin?: string;
 }
 
 /** A secret kept by a docker credential helper: the file only says where it is. */
@@ -35,6 +37,8 @@ export interface HelperCredential {
   username: string;
   helper: string;
   serverUrl: string;
+  /** As StoredCredential's. */
+  origin?: string;
 }
 
 export type StoredEntry = StoredCredential | HelperCredential;

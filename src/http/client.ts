@@ -1,38 +1,42 @@
-// The one HTTP function: user agent, timeouts, abort, redirects that never carry credentials to
-// another origin, retries of idempotent requests with backoff and Retry-After, failures turned
-// into typed errors with secrets redacted, and a --debug trace. The only importer of undici.
+// The one HTTP function: user agent, timeouts, abort, credentials attached only to the origin they
+// belong to (redirects included), retries of idempotent requests with backoff and Retry-After (a
+// read whose body is cut is asked again too), bodies read with a cap, failures turned into typed
+// errors with secrets redacted, and a --debug trace. With dispatcher.ts, the only importer of undici.
 
-import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { rootCertificates } from 'node:tls';
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-// undici's index also loads fetch, WebSocket, caches and mocks: ~60 ms of every network command's
-// start-up on a 2-core machine. These two modules are all this client uses (types in
-// undici-parts.d.ts); every test that sends a request goes through them.
 import undiciRequest from 'undici/lib/api/api-request.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type { Clock } from '../clock.js';
-import { HubctlError, NetworkError, UsageError } from '../errors.js';
-import { apiErrorFrom } from './errors.js';
+import { HubctlError, NetworkError, UnexpectedAnswerError } from '../errors.js';
+import { BodyTooLargeError, MAX_ERROR_BYTES, MAX_JSON_BYTES, readCapped } from './body.js';
+import { createDispatchers, type DispatcherFor } from './dispatcher.js';
+import { apiErrorFrom, describeNetworkError, errorCode } from './errors.js';
+import { assertSecureCredentialOrigin, type BoundCredential, credentialApplies } from './origin.js';
 import { redactHeaders, redactJson, redactUrl } from './redact.js';
 
+export type { BoundCredential } from './origin.js';
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RequestBody = string | Uint8Array | Readable | AsyncIterable<Uint8Array> | null;
 
 export interface HttpRequestOptions {
   method?: Method;
   url: string | URL;
+  /** Never `authorization`: a credential goes in `credential`, with its origin. */
   headers?: Record<string, string>;
   body?: RequestBody;
   /** Serialised as the body, with content-type application/json. */
   json?: unknown;
+  /**
+   * Attached only to requests (and redirects) to its origin, and only over HTTPS or to loopback.
+   * Without `authorization`, the body carries the secret: the request goes to that origin or nowhere.
+   */
+  credential?: BoundCredential;
   signal?: AbortSignal;
   /** Time allowed for the response headers, and for each gap in the body. */
   timeoutMs?: number;
-  /** Default: on for GET/HEAD/PUT/DELETE whose body can be sent again; never for POST/PATCH. */
+  /** Default: on for GET/HEAD (any dropped connection) and PUT/DELETE (only when nothing was sent). */
   retry?: boolean;
-  /** Default: on for GET and HEAD. Credentials are dropped when the origin changes. */
+  /** Default: on for GET and HEAD. The credential stays behind when the origin changes. */
   followRedirects?: boolean;
   /** Statuses returned rather than thrown. Default: 2xx. */
   okStatuses?: number[] | 'any';
@@ -46,9 +50,12 @@ export interface HttpResponse {
   headers: Record<string, string>;
   /** The final URL, after redirects. */
   url: string;
+  /** The raw body, for streams (blobs); text(), json() and bytes() read it with a cap. */
   body: Readable;
-  text(): Promise<string>;
-  json<T = unknown>(): Promise<T>;
+  /** At most `limit` bytes (default MAX_JSON_BYTES); more is an UnexpectedAnswerError. */
+  text(limit?: number): Promise<string>;
+  json<T = unknown>(limit?: number): Promise<T>;
+  bytes(limit: number): Promise<Buffer>;
   dump(): Promise<void>;
 }
 
@@ -65,11 +72,13 @@ export interface HttpClientOptions {
   caFile?: string;
   /**
    * The environment to read HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) and
-   * NODE_EXTRA_CA_CERTS from; default: the process environment (undici's own fallback).
+   * NODE_EXTRA_CA_CERTS from (the context passes its own); default: none, so no proxy.
    */
   env?: Record<string, string | undefined>;
-  /** Tests pass undici's MockAgent; by default an agent that honours HTTPS_PROXY and NO_PROXY. */
+  /** Tests pass undici's MockAgent; by default direct or through the environment's proxy. */
   dispatcher?: Dispatcher;
+  /** Default time for headers and for each gap in a body (30 s). */
+  timeoutMs?: number;
   maxRetries?: number;
   /** First backoff step; doubled each retry, with full jitter. */
   retryBaseMs?: number;
@@ -79,14 +88,15 @@ export interface HttpClientOptions {
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** A read the server failed is asked again too; a write that met a 500 may have landed. */
 const READ_RETRY_STATUSES = new Set([...RETRY_STATUSES, 500]);
-const RETRY_ERROR_CODES = new Set([
+/** Failures before the request reached the server: safe to repeat for PUT and DELETE too. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Any dropped or stalled connection: a read (GET/HEAD) is asked again. */
+const READ_RETRY_CODES = new Set([
+  ...NOT_SENT_CODES,
   'ECONNRESET',
-  'ECONNREFUSED',
   'EPIPE',
   'ETIMEDOUT',
-  'EAI_AGAIN',
   'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
@@ -94,153 +104,187 @@ const RETRY_ERROR_CODES = new Set([
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_RETRY_AFTER_MS = 60_000;
+/** A body read into memory must arrive within this many gaps' time, however it trickles. */
+const READ_DEADLINE_GAPS = 10;
+
+interface Plan {
+  method: Method;
+  url: URL;
+  headers: Record<string, string>;
+  body: RequestBody | undefined;
+  credential?: BoundCredential;
+  isRead: boolean;
+  mayRetry: boolean;
+  follow: boolean;
+  timeoutMs: number;
+  opts: HttpRequestOptions;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  url: URL;
+  body: Dispatcher.ResponseData['body'];
+}
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxRetries = options.maxRetries ?? 3;
   const baseMs = options.retryBaseMs ?? 250;
   const random = options.random ?? Math.random;
-  let dispatcher = options.dispatcher;
-  const getDispatcher = (): Dispatcher => {
-    if (!dispatcher) {
-      let ca: string[] | undefined;
-      if (options.caFile) {
-        let extra: string;
-        try {
-          extra = readFileSync(options.caFile, 'utf8');
-        } catch (err) {
-          throw new UsageError(`cannot read the CA file ${options.caFile}`, { cause: err });
-        }
-        // An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too.
-        ca = [...rootCertificates, ...nodeExtraCerts(options.env), extra];
-      }
-      keepParserOnBaseline();
-      dispatcher = new EnvHttpProxyAgent({
-        ...(options.env ? proxySettings(options.env) : {}),
-        ...(ca ? { connect: { ca }, requestTls: { ca } } : {}),
-      });
-    }
-    return dispatcher;
+  let dispatcherFor: DispatcherFor | undefined = options.dispatcher
+    ? () => ({ dispatcher: options.dispatcher as Dispatcher })
+    : undefined;
+  const pick = (url: URL) => {
+    dispatcherFor ??= createDispatchers({
+      caFile: options.caFile,
+      env: options.env ?? {},
+      debug: options.debug,
+    });
+    return dispatcherFor(url);
   };
 
-  async function once(
-    method: Method,
-    url: URL,
-    headers: Record<string, string>,
-    body: RequestBody | undefined,
-    opts: HttpRequestOptions,
-  ) {
+  async function once(plan: Plan, url: URL): Promise<Answer> {
+    const headers = { ...plan.headers };
+    const cred = plan.credential;
+    if (cred?.authorization) {
+      if (credentialApplies(cred, url)) headers.authorization = cred.authorization;
+      else options.debug?.(`  credential for ${cred.origin} withheld from ${url.origin}`);
+    }
     const started = options.clock.now();
-    options.debug?.(`> ${method} ${redactUrl(url)}`);
+    options.debug?.(`> ${plan.method} ${redactUrl(url)}`);
     if (options.debug) {
       for (const [k, v] of Object.entries(redactHeaders(headers))) options.debug(`> ${k}: ${v}`);
-      if (opts.json !== undefined) options.debug(`> ${JSON.stringify(redactJson(opts.json))}`);
+      if (plan.opts.json !== undefined) options.debug(`> ${JSON.stringify(redactJson(plan.opts.json))}`);
     }
-    const res = await undiciRequest.call(getDispatcher(), {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers,
-      // undici streams any async iterable; its typings only name Readable.
-      body: (body ?? undefined) as string | Uint8Array | Readable | undefined,
-      signal: opts.signal,
-      headersTimeout: opts.timeoutMs ?? 30_000,
-      bodyTimeout: opts.timeoutMs ?? 30_000,
-    });
+    const route = pick(url);
+    const res = await undiciRequest
+      .call(route.dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: plan.method,
+        headers,
+        // undici streams any async iterable; its typings only name Readable.
+        body: (plan.body ?? undefined) as string | Uint8Array | Readable | undefined,
+        signal: plan.opts.signal,
+        headersTimeout: plan.timeoutMs,
+        bodyTimeout: plan.timeoutMs,
+      })
+      .catch((err: unknown) => {
+        // Says which proxy the failure went through: a corporate network's usual suspect.
+        throw route.proxy ? Object.assign(err as object, { proxy: route.proxy }) : err;
+      });
     const flat = flattenHeaders(res.headers);
     if (options.debug) {
       options.debug(`< ${res.statusCode} ${redactUrl(url)} (${options.clock.now() - started} ms)`);
       for (const [k, v] of Object.entries(redactHeaders(flat))) options.debug(`< ${k}: ${v}`);
     }
-    return { status: res.statusCode, headers: flat, body: res.body };
+    return { status: res.statusCode, headers: flat, url, body: res.body };
   }
 
-  async function request(opts: HttpRequestOptions): Promise<HttpResponse> {
-    const method = opts.method ?? 'GET';
-    let url = new URL(String(opts.url));
-    const headers: Record<string, string> = { 'user-agent': options.userAgent, ...lowerKeys(opts.headers) };
-    let body: RequestBody | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const replayable =
-      body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    const idempotent = method === 'GET' || method === 'HEAD' || method === 'PUT' || method === 'DELETE';
-    const mayRetry = (opts.retry ?? idempotent) && idempotent && replayable;
-    const follow = opts.followRedirects ?? (method === 'GET' || method === 'HEAD');
-
+  /** Sends until an answer worth returning: redirects followed, retryable failures retried. */
+  async function exchange(plan: Plan, state: { attempt: number }): Promise<Answer> {
+    let url = plan.url;
     let redirects = 0;
-    let attempt = 0;
     for (;;) {
-      let res: Awaited<ReturnType<typeof once>>;
+      let res: Answer;
       try {
-        res = await once(method, url, headers, body, opts);
+        res = await once(plan, url);
       } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        if (err instanceof HubctlError) throw err;
-        const code = errorCode(err);
-        if (mayRetry && attempt < maxRetries && code && RETRY_ERROR_CODES.has(code)) {
-          await options.clock.sleep(backoff(attempt++), opts.signal);
+        if (plan.opts.signal?.aborted || err instanceof HubctlError) throw err;
+        if (retryable(plan, err) && state.attempt < maxRetries) {
+          await options.clock.sleep(backoff(state.attempt++), plan.opts.signal);
           continue;
         }
-        throw new NetworkError(
-          `${opts.what ? `${opts.what}: ` : ''}${method} ${redactUrl(url)} failed: ${describeNetworkError(err)}`,
-          { cause: err },
-        );
+        throw failure(plan, url, err, false, state.attempt);
       }
 
-      if (follow && REDIRECT_STATUSES.has(res.status) && res.headers.location) {
+      if (plan.follow && REDIRECT_STATUSES.has(res.status) && res.headers.location) {
         await res.body.dump().catch(() => undefined);
         if (++redirects > MAX_REDIRECTS) {
-          throw new NetworkError(`${method} ${redactUrl(opts.url)}: too many redirects`);
+          throw new NetworkError(`${prefix(plan)}${plan.method} ${redactUrl(plan.url)}: too many redirects`);
         }
-        const next = new URL(res.headers.location, url);
-        if (next.origin !== url.origin) {
-          // Credentials belong to the host they were issued for (decisions §6).
-          delete headers.authorization;
-          delete headers.cookie;
-        }
-        url = next;
+        url = new URL(res.headers.location, url);
         continue;
       }
 
-      const retryStatuses = method === 'GET' || method === 'HEAD' ? READ_RETRY_STATUSES : RETRY_STATUSES;
-      if (mayRetry && attempt < maxRetries && retryStatuses.has(res.status)) {
-        const wait = retryAfterMs(res.headers['retry-after'], options.clock.now()) ?? backoff(attempt);
-        attempt++;
+      const retryStatuses = plan.isRead ? READ_RETRY_STATUSES : RETRY_STATUSES;
+      if (plan.mayRetry && state.attempt < maxRetries && retryStatuses.has(res.status)) {
+        const wait = retryAfterMs(res.headers['retry-after'], options.clock.now()) ?? backoff(state.attempt);
+        state.attempt++;
         await res.body.dump().catch(() => undefined);
-        await options.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), opts.signal);
+        await options.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), plan.opts.signal);
         continue;
       }
 
       const ok =
-        opts.okStatuses === 'any' || (opts.okStatuses ?? []).includes(res.status) || isSuccess(res.status);
-      const finalUrl = url.toString();
+        plan.opts.okStatuses === 'any' ||
+        (plan.opts.okStatuses ?? []).includes(res.status) ||
+        isSuccess(res.status);
       if (!ok) {
-        const text = method === 'HEAD' ? '' : await res.body.text().catch(() => '');
-        throw apiErrorFrom(res.status, text, { url: redactUrl(finalUrl), what: opts.what });
+        const text = plan.method === 'HEAD' ? '' : await errorText(res, plan.timeoutMs);
+        throw apiErrorFrom(res.status, text, { url: redactUrl(url), what: plan.opts.what });
       }
-      const readable = res.body;
-      return {
-        status: res.status,
-        headers: res.headers,
-        url: finalUrl,
-        body: readable,
-        text: () => readable.text(),
-        json: async <T>() => {
-          const text = await readable.text();
-          try {
-            return JSON.parse(text) as T;
-          } catch (err) {
-            throw new NetworkError(
-              `${opts.what ? `${opts.what}: ` : ''}the server at ${url.host} answered with malformed JSON`,
-              { cause: err },
+      return res;
+    }
+  }
+
+  async function request(opts: HttpRequestOptions): Promise<HttpResponse> {
+    const plan = makePlan(opts, options.userAgent, options.timeoutMs ?? 30_000);
+    const state = { attempt: 0 };
+    let current = await exchange(plan, state);
+
+    // Reads the whole body with a cap; a read whose body is cut or stalls is sent again.
+    const readAll = async (limit: number): Promise<Buffer> => {
+      for (;;) {
+        try {
+          return await readCapped(current.body, limit, {
+            contentLength: current.headers['content-length'],
+            deadlineMs: plan.timeoutMs * READ_DEADLINE_GAPS,
+          });
+        } catch (err) {
+          if (err instanceof BodyTooLargeError) {
+            throw new UnexpectedAnswerError(
+              `${prefix(plan)}unexpected answer from ${current.url.host}: ${err.message}`,
             );
           }
-        },
-        dump: () => readable.dump(),
-      };
-    }
+          if (plan.opts.signal?.aborted) throw err;
+          if (plan.isRead && retryable(plan, err) && state.attempt < maxRetries) {
+            await options.clock.sleep(backoff(state.attempt++), plan.opts.signal);
+            current = await exchange(plan, state);
+            continue;
+          }
+          throw failure(plan, current.url, err, true, state.attempt);
+        }
+      }
+    };
+    const text = async (limit = MAX_JSON_BYTES) => (await readAll(limit)).toString('utf8');
+
+    return {
+      status: current.status,
+      headers: current.headers,
+      url: current.url.toString(),
+      body: current.body,
+      text,
+      bytes: readAll,
+      json: async <T>(limit?: number) => {
+        const body = await text(limit);
+        try {
+          return JSON.parse(body) as T;
+        } catch (err) {
+          throw new UnexpectedAnswerError(
+            `${prefix(plan)}unexpected answer from ${current.url.host}: the body is not valid JSON`,
+            { cause: err },
+          );
+        }
+      },
+      dump: () => current.body.dump(),
+    };
+  }
+
+  function retryable(plan: Plan, err: unknown): boolean {
+    const code = errorCode(err);
+    if (!plan.mayRetry || !code) return false;
+    return plan.isRead ? READ_RETRY_CODES.has(code) : NOT_SENT_CODES.has(code);
   }
 
   function backoff(attempt: number): number {
@@ -250,39 +294,72 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return { request };
 }
 
-/**
- * undici parses HTTP/1 with llhttp compiled to wasm. After a few responses V8 tiers its main
- * function up to TurboFan on a background thread (~80 ms of CPU here), and node waits for that
- * compilation before the process can exit: every network command ended ~80–180 ms after its last
- * response. The baseline (Liftoff) code parses a response as well for a CLI's needs, so TurboFan is
- * kept out of wasm. Set before undici compiles llhttp (on its first connection); the flag only
- * touches wasm, and undici's parser is the only wasm hubctl runs.
- */
-function keepParserOnBaseline(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
-/** Proxy settings from an environment; empty strings (no proxy) rather than undici's process.env fallback. */
-export function proxySettings(env: Record<string, string | undefined>): {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-} {
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+function makePlan(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs: number): Plan {
+  const method = opts.method ?? 'GET';
+  const url = new URL(String(opts.url));
+  const headers: Record<string, string> = { 'user-agent': userAgent, ...lowerKeys(opts.headers) };
+  if ('authorization' in headers || 'proxy-authorization' in headers) {
+    // A programming error: only this layer attaches credentials, so it can keep them at their origin.
+    throw new Error('HttpClient.request: pass credentials as `credential`, never as a header');
+  }
+  let body: RequestBody | undefined = opts.body;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const cred = opts.credential;
+  if (cred) {
+    assertSecureCredentialOrigin(cred);
+    if (!cred.authorization && url.origin !== cred.origin) {
+      throw new Error(`HttpClient.request: a secret for ${cred.origin} cannot be sent to ${url.origin}`);
+    }
+  }
+  const replayable =
+    body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+  const isRead = method === 'GET' || method === 'HEAD';
+  const idempotent = isRead || method === 'PUT' || method === 'DELETE';
   return {
-    httpProxy,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? httpProxy,
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+    method,
+    url,
+    headers,
+    body,
+    credential: cred,
+    isRead,
+    mayRetry: (opts.retry ?? idempotent) && idempotent && replayable,
+    // A secret in the body never follows a redirect.
+    follow: (opts.followRedirects ?? isRead) && !(cred && !cred.authorization),
+    timeoutMs: opts.timeoutMs ?? defaultTimeoutMs,
+    opts,
   };
 }
 
-function nodeExtraCerts(env: Record<string, string | undefined> | undefined): string[] {
-  const file = env?.NODE_EXTRA_CA_CERTS;
-  if (!file) return [];
+function prefix(plan: Plan): string {
+  return plan.opts.what ? `${plan.opts.what}: ` : '';
+}
+
+function failure(plan: Plan, url: URL, err: unknown, reading: boolean, attempts: number): NetworkError {
+  const tries = attempts > 0 ? ` (tried ${attempts + 1} times)` : '';
+  const proxy = (err as { proxy?: unknown } | null)?.proxy;
+  const via = typeof proxy === 'string' ? ` (through the proxy ${redactUrl(proxy).replace(/\/$/, '')})` : '';
+  return new NetworkError(
+    `${prefix(plan)}${plan.method} ${redactUrl(url)} failed: ${describeNetworkError(err, reading)}${via}${tries}`,
+    {
+      cause: err,
+      hint:
+        reading && !plan.isRead
+          ? 'The request was not repeated: it may or may not have taken effect.'
+          : undefined,
+    },
+  );
+}
+
+/** An error body, for its message only: the first MAX_ERROR_BYTES, never more. */
+async function errorText(res: Answer, timeoutMs: number): Promise<string> {
   try {
-    return [readFileSync(file, 'utf8')];
+    const buf = await readCapped(res.body, MAX_ERROR_BYTES, { truncate: true, deadlineMs: timeoutMs });
+    return buf.toString('utf8');
   } catch {
-    return []; // node itself only warns about an unreadable file
+    return '';
   }
 }
 
@@ -310,40 +387,4 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function describeNetworkError(err: unknown): string {
-  const code = errorCode(err);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-    case 'UND_ERR_CLOSED':
-      return 'the connection was reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'the host name could not be resolved';
-    case 'UND_ERR_CONNECT_TIMEOUT':
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-    case 'ETIMEDOUT':
-      return 'timed out';
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-      return 'the server certificate is not trusted (add its CA with --ca-file or NODE_EXTRA_CA_CERTS)';
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
 }

@@ -83,3 +83,46 @@ function code(v: unknown): string | undefined {
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/** The first `code` along an error's cause chain (undici wraps socket errors). */
+export function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A network failure in plain words; `reading` when it struck while the body was arriving. */
+export function describeNetworkError(err: unknown, reading = false): string {
+  const code = errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  const proxy = /^Proxy response \((\d+)\)/.exec(message);
+  if (proxy) return `the proxy refused the connection (${proxy[1]})`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return reading ? 'the connection was cut in the middle of the answer' : 'the connection was reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return err instanceof Error && /longer than/.test(message) ? message : 'the answer stalled';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'timed out';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return 'the server certificate is not trusted (add its CA with --ca-file or NODE_EXTRA_CA_CERTS)';
+    default:
+      return message;
+  }
+}

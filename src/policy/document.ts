@@ -213,7 +213,31 @@ function looksJson(sourceName: string, text: string): boolean {
   return t.startsWith('{') || t.startsWith('[');
 }
 
+/** Policy files larger than this are refused before they are parsed (10,000 rules take ~2 MiB). */
+const MAX_POLICY_TEXT = 16 * 1024 * 1024;
+/** Alias expansions allowed in one YAML document: plenty for anchors, nothing for a "billion laughs". */
+const MAX_YAML_ALIASES = 100;
+
+/** The value of one YAML document, with `yaml`'s own exceptions said as one plain sentence. */
+function yamlValue(doc: { toJS(o: { maxAliasCount: number }): unknown }, sourceName: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    const message = (err as Error).message ?? '';
+    const alias = /^Unresolved alias[^:]*: (.*)$/.exec(message)?.[1];
+    if (alias !== undefined)
+      fail(
+        sourceName,
+        `not valid YAML: *${alias} is read by YAML as an alias (a value starting with "*"); quote it: "*${alias}"`,
+      );
+    if (/alias count/i.test(message))
+      fail(sourceName, `not valid YAML: its aliases expand past ${MAX_YAML_ALIASES} nodes (an alias bomb?)`);
+    fail(sourceName, `not valid YAML: ${message.split('\n')[0]}`);
+  }
+}
+
 async function parseText(text: string, sourceName: string): Promise<unknown[]> {
+  if (text.length > MAX_POLICY_TEXT) fail(sourceName, `is larger than ${MAX_POLICY_TEXT / 1024 / 1024} MiB`);
   if (looksJson(sourceName, text)) {
     try {
       return [JSON.parse(text)];
@@ -232,7 +256,7 @@ async function parseText(text: string, sourceName: string): Promise<unknown[]> {
     const e = d.errors[0];
     // the first line of the message; the code frame after it ends that line with a colon
     if (e) fail(sourceName, `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`);
-    const value = d.toJS();
+    const value = yamlValue(d, sourceName);
     if (value !== null && value !== undefined) out.push(value);
   }
   return out;

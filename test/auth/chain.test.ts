@@ -135,6 +135,48 @@ describe('credential chain: first source wins', () => {
     expect(asked().length).toBe(before);
   });
 
+  it.each([
+    'http://hub.docker.com',
+    'http://hub.docker.com:8080',
+    'https://hub.docker.com:8443',
+    'https://hub.docker.com.evil.example',
+  ])(
+    "docker's Docker Hub login is not Docker Hub's at %s: only https://hub.docker.com exactly",
+    async (baseUrl) => {
+      const docker = dockerDir({
+        auths: { 'https://index.docker.io/v1/': { auth: basic('dockeruser', 'dpw') } },
+      });
+      const c = chain({ DOCKER_CONFIG: docker }, { baseUrl });
+      expect(await c.hub()).toBeUndefined();
+      expect(await c.registry('docker.io')).toMatchObject({ username: 'dockeruser' }); // registry-1.docker.io, https
+      for (const exact of ['https://hub.docker.com', 'https://HUB.docker.com:443/']) {
+        expect((await chain({ DOCKER_CONFIG: docker }, { baseUrl: exact }).hub())?.username).toBe(
+          'dockeruser',
+        );
+      }
+    },
+  );
+
+  it('a stored hub credential goes only to the origin it was verified against at login', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', {
+      username: 'alice',
+      secret: 'hub-secret',
+      origin: 'https://hub.docker.com',
+    });
+    expect((await chain({}, { store }).hub())?.secret).toBe('hub-secret');
+    const err = await chain({}, { store, baseUrl: 'https://hub.evil.example' })
+      .hub()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect((err as Error).message).toBe(
+      'the stored credential of profile "default" is for https://hub.docker.com; hubctl does not send it to https://hub.evil.example',
+    );
+    await expect(chain({}, { store, baseUrl: 'http://hub.docker.com:8080' }).hub()).rejects.toThrow(
+      AuthError,
+    );
+  });
+
   it('nothing anywhere: undefined', async () => {
     expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
   });

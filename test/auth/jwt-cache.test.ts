@@ -83,15 +83,23 @@ describe('JWT cache between runs', () => {
     expect(JSON.parse(bob.stdout)).toMatchObject({ username: 'bob', jwtFromCache: false });
     expect(exchanges()).toBe(2);
 
+    // The same account by the same source at another hub: that hub gets an exchange of its own.
+    const envAlice = { HUBCTL_USERNAME: 'alice', HUBCTL_TOKEN: 'alice-password' };
+    expect((await h.run(['auth', 'status'], { env: envAlice })).code).toBe(0);
+    const firstJwt = Object.values(cacheEntries()).find(
+      (e) => e.origin === h.hub.url && e.account === 'alice',
+    )?.jwt;
+    expect(firstJwt).toBeTruthy();
     const other = await startHubEmulator();
     try {
-      const r = await h.run(['auth', 'status', '--json'], { env: { HUBCTL_BASE_URL: other.url } });
+      const r = await h.run(['auth', 'status', '--json'], {
+        env: { ...envAlice, HUBCTL_BASE_URL: other.url },
+      });
+      expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).jwtFromCache).toBe(false);
       expect(other.requestsTo('/v2/auth/token', 'POST')).toHaveLength(1);
       // The first hub's JWT never reached the second one.
       const sent = other.requests.map((q) => String(q.headers.authorization ?? ''));
-      const firstJwt = Object.entries(cacheEntries()).find(([k]) => k.includes(h.hub.url))?.[1].jwt;
-      expect(firstJwt).toBeTruthy();
       expect(sent.some((a) => a.includes(firstJwt as string))).toBe(false);
     } finally {
       await other.close();

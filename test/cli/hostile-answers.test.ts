@@ -82,7 +82,7 @@ describe('governance answers of the wrong shape: exit 7, one line', () => {
 
   it('policy list: not JSON at all is exit 7 too', async () => {
     h.hub.inject({ method: 'GET', path: POLICIES }, [{ status: 200, body: '<html>' }]);
-    expectCleanFailure(await h.run(['policy', 'list']), 7, /malformed JSON/);
+    expectCleanFailure(await h.run(['policy', 'list']), 7, /not valid JSON/);
   });
 
   it.each([

@@ -159,7 +159,19 @@ describe('bin/hubctl.js end to end', () => {
     expect(denied.stderr).toBe(
       'hubctl: you are not logged in\nRun `hubctl auth login`, or set HUBCTL_USERNAME and HUBCTL_TOKEN.\n',
     );
-    const offline = await hubctl(['token', 'list'], { env: { HUBCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    // The stored credential is for the emulator's origin: another base URL does not get it.
+    const elsewhere = await hubctl(['token', 'list'], { env: { HUBCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.stderr.split('\n')[0]).toBe(
+      `hubctl: the stored credential of profile "default" is for ${hub.url}; hubctl does not send it to http://127.0.0.1:9`,
+    );
+    const offline = await hubctl(['token', 'list'], {
+      env: {
+        HUBCTL_BASE_URL: 'http://127.0.0.1:9',
+        HUBCTL_USERNAME: 'alice',
+        HUBCTL_TOKEN: 'alice-password',
+      },
+    });
     expect(offline.code).toBe(7);
     expect(offline.stderr).not.toMatch(/\n\s+at /);
   });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../../src/errors.js';
+import { ApiError, NetworkError, UnexpectedAnswerError, UsageError } from '../../src/errors.js';
 import { createHttpClient, retryAfterMs } from '../../src/http/client.js';
 import { clientWith, ORIGIN, recordingClock, resetError, strictAgent } from './mock.js';
 
@@ -173,18 +173,64 @@ describe('redirects', () => {
       .intercept({ path: '/storage/x?sig=abc', method: 'GET' })
       .reply(record('cdn'));
     const http = clientWith(agent);
-    const headers = { authorization: 'Bearer secret-token', cookie: 'session=1' };
-    const same = await http.request({ url: `${ORIGIN}/v2/blob`, headers });
+    const credential = { origin: ORIGIN, authorization: 'Bearer secret-token' };
+    const same = await http.request({ url: `${ORIGIN}/v2/blob`, credential });
     expect(same.url).toBe(`${ORIGIN}/v2/blob-same`);
     await same.dump();
-    const cross = await http.request({ url: `${ORIGIN}/v2/other`, headers });
+    const cross = await http.request({ url: `${ORIGIN}/v2/other`, credential });
     expect(cross.url).toBe('https://cdn.example.test/storage/x?sig=abc');
     await cross.dump();
     const lower = (h: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
     expect(lower(seen[0]!).authorization).toBe('Bearer secret-token');
     expect(lower(seen[1]!).authorization).toBeUndefined();
-    expect(lower(seen[1]!).cookie).toBeUndefined();
+  });
+
+  it('refuses credentials passed as a header: only the layer attaches them', async () => {
+    await expect(
+      clientWith(agent).request({ url: `${ORIGIN}/x`, headers: { Authorization: 'Bearer s' } }),
+    ).rejects.toThrow(/pass credentials as `credential`/);
+  });
+
+  it('withholds a credential from a first request to another origin', async () => {
+    let auth: unknown = 'unset';
+    agent
+      .get('https://other.example.test')
+      .intercept({ path: '/x', method: 'GET' })
+      .reply((opts) => {
+        auth = (opts.headers as Record<string, unknown>).authorization;
+        return { statusCode: 200, data: 'ok' };
+      });
+    const res = await clientWith(agent).request({
+      url: 'https://other.example.test/x',
+      credential: { origin: ORIGIN, authorization: 'Bearer secret-token' },
+    });
+    await res.dump();
+    expect(auth).toBeUndefined();
+  });
+
+  it.each(['http://hub.example.test', 'http://10.0.0.1:8080', 'http://127.0.0.1.nip.io'])(
+    'never sends a credential over plain HTTP to %s (not loopback): usage error, nothing sent',
+    async (origin) => {
+      const err = await clientWith(agent)
+        .request({ url: `${origin}/x`, credential: { origin, authorization: 'Bearer s' } })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe(
+        `refusing to send credentials to ${origin} over plain HTTP (only loopback may use plain HTTP)`,
+      );
+    },
+  );
+
+  it('a secret in the body goes to its origin only, and never follows a redirect', async () => {
+    await expect(
+      clientWith(agent).request({
+        method: 'POST',
+        url: 'https://other.example.test/v2/auth/token',
+        json: { password: 'p' },
+        credential: { origin: ORIGIN },
+      }),
+    ).rejects.toThrow(/cannot be sent to https:\/\/other\.example\.test/);
   });
 
   it('does not follow redirects of a POST, and stops after five hops', async () => {
@@ -238,7 +284,7 @@ describe('redirects', () => {
       const http = createHttpClient({ userAgent: 't', clock: recordingClock() });
       const res = await http.request({
         url: `http://127.0.0.1:${port}/cross`,
-        headers: { Authorization: 'Bearer loopback-secret' },
+        credential: { origin: `http://127.0.0.1:${port}`, authorization: 'Bearer loopback-secret' },
       });
       expect(await res.text()).toBe('payload');
       expect(res.url).toMatch(/^http:\/\/localhost:\d+\/final$/);
@@ -250,7 +296,7 @@ describe('redirects', () => {
       const http = createHttpClient({ userAgent: 't', clock: recordingClock() });
       const res = await http.request({
         url: `http://127.0.0.1:${port}/same`,
-        headers: { authorization: 'Bearer loopback-secret' },
+        credential: { origin: `http://127.0.0.1:${port}`, authorization: 'Bearer loopback-secret' },
       });
       await res.dump();
       // 127.0.0.1:A → 127.0.0.1:B is another origin too: the port is part of it.
@@ -295,10 +341,14 @@ describe('errors and tracing', () => {
     expect(headers['content-type']).toBe('application/json');
   });
 
-  it('reports malformed JSON in a success answer as a network error', async () => {
+  it('reports malformed JSON in a success answer as an unexpected answer (exit 7)', async () => {
     agent.get(ORIGIN).intercept({ path: '/bad', method: 'GET' }).reply(200, '{not json');
-    const res = await clientWith(agent).request({ url: `${ORIGIN}/bad` });
-    await expect(res.json()).rejects.toThrow(/malformed JSON/);
+    const res = await clientWith(agent).request({ url: `${ORIGIN}/bad`, what: 'reading x' });
+    const err = await res.json().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedAnswerError);
+    expect((err as Error).message).toBe(
+      'reading x: unexpected answer from hub.example.test: the body is not valid JSON',
+    );
   });
 
   it('traces request and response lines under --debug with secrets redacted', async () => {
@@ -310,7 +360,7 @@ describe('errors and tracing', () => {
     const res = await clientWith(agent, { debug: (l) => lines.push(l) }).request({
       method: 'POST',
       url: `${ORIGIN}/v2/auth/token?token=qs-secret`,
-      headers: { Authorization: 'Basic YWxpY2U6cHc=' },
+      credential: { origin: ORIGIN, authorization: 'Basic YWxpY2U6cHc=' },
       json: { identifier: 'alice', password: 'pw-secret', secret: 'pw-secret' },
     });
     await res.dump();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../src/errors.js';
-import { createHttpClient, proxySettings } from '../../src/http/client.js';
+import { createHttpClient } from '../../src/http/client.js';
 import { makeEcCertificate } from '../support/certificate.js';
 import { recordingClock } from './mock.js';
 
@@ -85,19 +85,6 @@ describe('proxies from the environment', () => {
       else process.env.HTTP_PROXY = saved;
     }
     expect(proxied).toEqual([]);
-  });
-
-  it('reads both cases, HTTPS_PROXY falling back to HTTP_PROXY', () => {
-    expect(proxySettings({ HTTPS_PROXY: 'http://p:1', no_proxy: 'a,b' })).toEqual({
-      httpProxy: '',
-      httpsProxy: 'http://p:1',
-      noProxy: 'a,b',
-    });
-    expect(proxySettings({ http_proxy: 'http://q:2' })).toEqual({
-      httpProxy: 'http://q:2',
-      httpsProxy: 'http://q:2',
-      noProxy: '',
-    });
   });
 });
 

@@ -3,8 +3,10 @@
 // some) and cached per registry and scope until expires_in, through the injected clock.
 
 import type { Clock } from '../../clock.js';
-import { AuthError, NetworkError } from '../../errors.js';
+import { AuthError, NetworkError, UsageError } from '../../errors.js';
+import { MAX_ERROR_BYTES } from '../../http/body.js';
 import type { HttpClient } from '../../http/client.js';
+import { isSecureOrigin, tokenRealmUrl } from '../../http/origin.js';
 import { parseWwwAuthenticate } from '../../http/www-authenticate.js';
 import { readAnswer } from '../answer.js';
 import { RegistryTokenAnswer } from './answers.js';
@@ -116,6 +118,12 @@ export class RegistryAuth {
   ): Promise<string | undefined> {
     const challenge = await this.challengeFor(registry, baseUrl, signal);
     if (challenge.kind === 'none') return undefined;
+    if (!isSecureOrigin(new URL(baseUrl))) {
+      throw new UsageError(
+        `the registry ${registry} asks for credentials, and hubctl sends none over plain HTTP to another machine`,
+        { hint: `Reach ${registry} over HTTPS (drop it from --plain-http).` },
+      );
+    }
     if (challenge.kind === 'basic') {
       const cred = await this.credentials(registry);
       return cred ? basic(cred) : undefined;
@@ -125,7 +133,9 @@ export class RegistryAuth {
     if (cached && this.clock.now() < cached.expiresAt) return `Bearer ${cached.token}`;
     let inflight = this.pending.get(key);
     if (!inflight) {
-      inflight = this.fetchToken(registry, challenge, scopes, signal).finally(() => this.pending.delete(key));
+      inflight = this.fetchToken(registry, baseUrl, challenge, scopes, signal).finally(() =>
+        this.pending.delete(key),
+      );
       this.pending.set(key, inflight);
     }
     const token = await inflight;
@@ -134,23 +144,19 @@ export class RegistryAuth {
 
   private async fetchToken(
     registry: string,
+    baseUrl: string,
     challenge: Extract<RegistryChallenge, { kind: 'bearer' }>,
     scopes: readonly string[],
     signal: AbortSignal | null | undefined,
   ): Promise<string | undefined> {
-    let url: URL;
-    try {
-      url = new URL(challenge.realm);
-    } catch {
-      throw new AuthError(`the registry ${registry} named an invalid token service "${challenge.realm}"`);
-    }
+    const cred = await this.credentials(registry);
+    const url = tokenRealmUrl(challenge.realm, baseUrl, { registry, withCredential: cred !== undefined });
     if (challenge.service) url.searchParams.set('service', challenge.service);
     for (const scope of scopes) url.searchParams.append('scope', scope);
-    const cred = await this.credentials(registry);
     if (cred) url.searchParams.set('account', cred.username);
     const res = await this.http.request({
       url,
-      headers: cred ? { authorization: basic(cred) } : {},
+      ...(cred ? { credential: { origin: url.origin, authorization: basic(cred) } } : {}),
       okStatuses: 'any',
       signal: signal ?? undefined,
       what: `getting a registry token for ${registry}`,
@@ -165,7 +171,7 @@ export class RegistryAuth {
       );
     }
     if (res.status < 200 || res.status >= 300) {
-      const text = await res.text().catch(() => '');
+      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
       throw new NetworkError(
         `getting a registry token for ${registry}: the token service answered ${res.status}${text ? ` (${text.slice(0, 200)})` : ''}`,
       );

@@ -4,16 +4,17 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
 import { ApiError, NetworkError, NotFoundError } from '../../errors.js';
+import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
 import type { HttpClient, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
-import { paginate } from '../../http/paginate.js';
+import { nextPageUrl, paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { readAnswer } from '../answer.js';
 import { TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
-import { nextLink, RegistryTransport, rangeEnd, readLimited } from './transport.js';
+import { nextLink, RegistryTransport, rangeEnd } from './transport.js';
 
 export interface RegistryClientOptions {
   http: HttpClient;
@@ -55,7 +56,12 @@ export interface UploadState {
 
 export type DeleteOutcome = 'deleted' | 'background';
 
-const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+/**
+ * Tag lists stop past these: 1,000,000 tags (~50 MB in memory) is beyond any repository we know of,
+ * and 10,000 pages fit it at the 100 tags a page Docker Hub answers.
+ */
+const MAX_TAGS = 1_000_000;
+const MAX_TAG_PAGES = 10_000;
 
 export class RegistryClient extends RegistryTransport {
   // ---- manifests --------------------------------------------------------------------------
@@ -69,12 +75,12 @@ export class RegistryClient extends RegistryTransport {
       what,
     });
     if (res.status === 404) {
-      const text = await res.text().catch(() => '');
+      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
       const err = apiErrorFrom(404, text, { url: res.url, what });
       throw new NotFoundError(err.message, { cause: err });
     }
     await this.expect(res, [200], what);
-    const bytes = await readLimited(res.body, MAX_MANIFEST_BYTES, what);
+    const bytes = await res.bytes(MAX_MANIFEST_BYTES);
     const headerDigest = res.headers['docker-content-digest'] ?? res.headers['registry-content-digest'];
     const parsed = parseManifest(bytes, res.headers['content-type'], what, new URL(res.url).host);
     const digest = verifyManifestDigest(bytes, headerDigest, what);
@@ -141,7 +147,7 @@ export class RegistryClient extends RegistryTransport {
       await res.dump().catch(() => undefined);
       return 'deleted';
     }
-    const text = await res.text().catch(() => '');
+    const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
     const err = apiErrorFrom(res.status, text, { url: res.url, what });
     if (res.status >= 500 && res.status !== 501) return 'background';
     if (res.status === 403) {
@@ -194,7 +200,7 @@ export class RegistryClient extends RegistryTransport {
       what,
     });
     if (res.status === 404) {
-      const text = await res.text().catch(() => '');
+      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
       throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
     }
     await this.expect(res, [200, 206], what);
@@ -327,21 +333,24 @@ export class RegistryClient extends RegistryTransport {
   /** Every tag of a repository, following `Link: <…>; rel="next"`. */
   listTags(repo: RepositoryName): AsyncGenerator<string> {
     const what = `listing tags of ${repo.registry}/${repo.repository}`;
-    return paginate<string>(async (cursor) => {
-      const res = await this.send(repo, {
-        url: cursor ?? `v2/${repo.repository}/tags/list`,
-        actions: ['pull'],
-        what,
-      });
-      if (res.status === 404) {
-        const text = await res.text().catch(() => '');
-        throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
-      }
-      await this.expect(res, [200], what);
-      const body = await readAnswer(res, TagListAnswer, what);
-      const next = nextLink(res.headers.link);
-      return { items: body.tags ?? [], next: next ? new URL(next, res.url).toString() : null };
-    });
+    return paginate<string>(
+      async (cursor) => {
+        const res = await this.send(repo, {
+          url: cursor ?? `v2/${repo.repository}/tags/list`,
+          actions: ['pull'],
+          what,
+        });
+        if (res.status === 404) {
+          const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
+          throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
+        }
+        await this.expect(res, [200], what);
+        const body = await readAnswer(res, TagListAnswer, what);
+        const next = nextLink(res.headers.link);
+        return { items: body.tags ?? [], next: next ? nextPageUrl(next, res.url, what) : null };
+      },
+      { host: repo.registry, what, maxPages: MAX_TAG_PAGES, maxItems: MAX_TAGS },
+    );
   }
 }
 

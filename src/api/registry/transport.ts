@@ -1,17 +1,14 @@
 // The registry transport: one request function with auth (a token per scope, refreshed once on a
-// 401 with a new challenge), redirects followed here so that Authorization never goes to another
-// origin (decisions §6), and registry error bodies turned into typed errors.
+// 401 with a new challenge), bound to the registry's origin so that the HTTP layer never sends it
+// elsewhere, redirects included (decisions §6), and registry error bodies turned into typed errors.
 
-import type { Readable } from 'node:stream';
-import { AuthError, HubctlError, NetworkError } from '../../errors.js';
+import { AuthError, NetworkError } from '../../errors.js';
+import { MAX_ERROR_BYTES } from '../../http/body.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { type RepositoryName, registryBaseUrl } from '../../ref/reference.js';
 import { RegistryAuth, scopeFor } from './auth.js';
 import type { RegistryClientOptions } from './client.js';
-
-const MAX_REDIRECTS = 5;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export type Actions = readonly ('pull' | 'push' | 'delete')[];
 
@@ -85,42 +82,29 @@ export class RegistryTransport {
   private async exchange(
     base: string,
     method: Method,
-    first: URL,
+    url: URL,
     authorization: string | undefined,
     opts: SendOptions,
   ): Promise<HttpResponse> {
-    const origin = new URL(base).origin;
-    let url = first;
-    const follow = opts.follow ?? (method === 'GET' || method === 'HEAD');
-    for (let hops = 0; ; hops++) {
-      const headers: Record<string, string> = { ...opts.headers };
-      // Credentials belong to the registry's own origin only.
-      if (authorization && url.origin === origin) headers.authorization = authorization;
-      const req: HttpRequestOptions = {
-        method,
-        url,
-        headers,
-        body: opts.body,
-        okStatuses: 'any',
-        followRedirects: false,
-        signal: opts.ignoreAbort ? undefined : this.signal,
-        what: opts.what,
-      };
-      if (opts.timeoutMs !== undefined) req.timeoutMs = opts.timeoutMs;
-      const res = await this.http.request(req);
-      if (follow && REDIRECTS.has(res.status) && res.headers.location) {
-        await res.dump().catch(() => undefined);
-        if (hops >= MAX_REDIRECTS) throw new NetworkError(`${opts.what}: too many redirects`);
-        url = new URL(res.headers.location, url);
-        continue;
-      }
-      return res;
-    }
+    const req: HttpRequestOptions = {
+      method,
+      url,
+      headers: opts.headers,
+      // The HTTP layer attaches it to the registry's own origin only, redirects included.
+      ...(authorization ? { credential: { origin: new URL(base).origin, authorization } } : {}),
+      body: opts.body,
+      okStatuses: 'any',
+      followRedirects: opts.follow ?? (method === 'GET' || method === 'HEAD'),
+      signal: opts.ignoreAbort ? undefined : this.signal,
+      what: opts.what,
+    };
+    if (opts.timeoutMs !== undefined) req.timeoutMs = opts.timeoutMs;
+    return this.http.request(req);
   }
 
   /** Turns a non-success answer into a typed error with the registry's code in the message. */
   protected async fail(res: HttpResponse, what: string, method: Method = 'GET'): Promise<never> {
-    const text = method === 'HEAD' ? '' : await res.text().catch(() => '');
+    const text = method === 'HEAD' ? '' : await res.text(MAX_ERROR_BYTES).catch(() => '');
     throw apiErrorFrom(res.status, text, { url: res.url, what });
   }
 
@@ -157,18 +141,4 @@ export function nextLink(link: string | undefined): string | undefined {
     if (m && /rel="?next"?/i.test(m[2] ?? '')) return m[1];
   }
   return undefined;
-}
-
-export async function readLimited(body: Readable, limit: number, what: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += (chunk as Buffer).length;
-    if (total > limit) {
-      body.destroy();
-      throw new HubctlError(`${what}: the manifest is larger than ${limit} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }

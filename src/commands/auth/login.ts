@@ -104,7 +104,8 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   await exchangeToken(http, settings.baseUrl, { username, secret, source: 'login' });
   const choice = await chooseStore(ctx, settings, Boolean(opts.insecureStorage));
   const serverUrl = hubServerUrl(settings.baseUrl, settings.profile);
-  store.setHubCredential(settings.profile, await keepSecret(ctx, choice, serverUrl, username, secret));
+  const entry = await keepSecret(ctx, choice, serverUrl, username, secret);
+  store.setHubCredential(settings.profile, { ...entry, origin: new URL(settings.baseUrl).origin });
   // A JWT of the credential this one replaces is not kept.
   await dropCachedJwts(store, settings.profile);
   if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);

@@ -1,4 +1,5 @@
 import { PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
+import { checkBaseUrl, checkOrg } from '../../config/values.js';
 import { UsageError } from '../../errors.js';
 
 export const KEY_NAMES = Object.keys(PROFILE_KEYS) as ProfileKey[];
@@ -12,18 +13,8 @@ export function profileKey(key: string): ProfileKey {
 
 /** Checks a value before it is stored, so a typo fails now rather than at the next request. */
 export function checkValue(key: ProfileKey, value: string): string {
-  if (key === 'base-url' || key === 'governance-url') {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new UsageError(`${key} must be an http:// or https:// address (got "${value}")`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new UsageError(`${key} must be an http:// or https:// address (got "${value}")`);
-    }
-    return value.replace(/\/+$/, '');
-  }
+  if (key === 'base-url' || key === 'governance-url') return checkBaseUrl(value, key);
+  if (key === 'org') return checkOrg(value, key);
   if (value.trim() === '') throw new UsageError(`${key} cannot be empty`);
   if (key === 'credential-store' && value !== 'file' && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
     throw new UsageError(

@@ -10,6 +10,7 @@ import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platfo
 import { KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress, type TransferProgress } from '../../output/progress.js';
+import { positiveInt } from '../host.js';
 
 export async function registryClient(ctx: Context): Promise<RegistryClient> {
   const http = await ctx.http();
@@ -29,7 +30,7 @@ export async function registryClient(ctx: Context): Promise<RegistryClient> {
 
 /** `--platform`, else HUBCTL_PLATFORM, else this machine's (linux/<arch>). */
 export function wantedPlatform(ctx: Context, flag: string | undefined): PlatformSpec {
-  if (flag) return parsePlatform(flag);
+  if (flag !== undefined) return parsePlatform(flag);
   if (ctx.env.HUBCTL_PLATFORM) return parsePlatform(ctx.env.HUBCTL_PLATFORM);
   return platformOf(platform(), arch());
 }
@@ -92,9 +93,5 @@ export function printTransfer(ctx: Context, verb: string, result: TransferResult
   ctx.output.line(`${result.reference.replace(/@sha256:[a-f0-9]{64}$/, '')}@${result.digest}`);
 }
 
-export function concurrencyOption(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 32) {
-    throw new UsageError(`--concurrency must be a whole number from 1 to 32 (got "${value}")`);
-  }
-  return Number(value);
-}
+/** `--concurrency`: blobs transferred at once, 1 to 32. */
+export const concurrencyOption = positiveInt('--concurrency', 32);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MAX_POLICIES } from '../../api/governance.js';
+import { MAX_POLICIES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import { policyType } from '../../policy/model.js';
 import { type CommandHost, examples } from '../host.js';

@@ -1,7 +1,7 @@
 // How policies and rules look on a terminal and in a pipe (JSON is printed as the API returned it).
 // Shared by the policy and rule verbs.
 import type { GovPolicy, GovRule } from '../../api/governance.js';
-import { MAX_RULES } from '../../api/governance.js';
+import { MAX_RULES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import { domainOfAction, policyDomain, policyType, rulesOf, type Scope } from '../../policy/model.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MAX_RULES } from '../../api/governance.js';
+import { MAX_RULES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import { ConflictError, UsageError } from '../../errors.js';
 import { type Decision, policyDomain, rulesOf } from '../../policy/model.js';

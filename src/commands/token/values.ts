@@ -46,21 +46,35 @@ export function parseWindow(value: string, flag: string): number {
 }
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+/** The furthest expiry accepted: 100 years (durations and dates alike; bounded, never 1e+23 days). */
+const MAX_AHEAD_MS = 100 * 365 * 86_400_000;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** `30d`, `12h`, `2w`, `45m`, or a date (`2027-01-31`) or date-time; must lie in the future. */
 export function parseExpiry(value: string, now: number): string {
-  const duration = /^(\d+)\s*([mhdw])$/i.exec(value.trim());
+  const text = value.trim();
+  const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  const duration = /^(\d{1,12})\s*([mhdw])$/i.exec(text);
+  const date = DATE.exec(text);
   let at: number;
   if (duration) {
     at = now + Number(duration[1]) * UNITS[duration[2]!.toLowerCase()]!;
-  } else if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) {
-    at = Date.parse(value.trim().replace(' ', 'T'));
+  } else if (date) {
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    // Date.parse rolls 2027-02-30 over to March 2: a day the calendar does not have is refused.
+    const probe = new Date(Date.UTC(year, month - 1, day));
+    if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day)
+      throw new UsageError(`--expires ${shown} is not a calendar date`);
+    at = Date.parse(text.replace(' ', 'T'));
+  } else if (/^\d+\s*[mhdw]$/i.test(text)) {
+    at = Number.POSITIVE_INFINITY;
   } else {
     at = Number.NaN;
   }
   if (Number.isNaN(at)) {
-    throw new UsageError(`--expires takes a duration (30d, 12h, 2w) or a date (2027-01-31), not "${value}"`);
+    throw new UsageError(`--expires takes a duration (30d, 12h, 2w) or a date (2027-01-31), not "${shown}"`);
   }
-  if (at <= now) throw new UsageError(`--expires must lie in the future (got ${value})`);
+  if (at <= now) throw new UsageError(`--expires must lie in the future (got ${shown})`);
+  if (at - now > MAX_AHEAD_MS) throw new UsageError(`--expires ${shown} is too far away: at most 100 years`);
   return new Date(at).toISOString();
 }

@@ -62,6 +62,7 @@ describe('a credential helper that fails', () => {
     expect(JSON.parse(credentialsFile()).hub.default).toEqual({
       username: 'alice',
       secret: 'alice-password',
+      origin: h.hub.url,
     });
   });
 
@@ -157,6 +158,7 @@ describe('a credential helper that fails', () => {
       username: 'alice',
       helper: 'pass',
       serverUrl,
+      origin: h.hub.url,
     });
     for (const f of readdirSync(h.dir)) {
       if (f.endsWith('.json')) expect(readFileSync(join(h.dir, f), 'utf8')).not.toContain('alice-password');

@@ -29,7 +29,11 @@ describe('auth login (hub account)', () => {
       password: 'alice-password',
       secret: 'alice-password',
     });
-    expect(credentials().hub.default).toEqual({ username: 'alice', secret: 'alice-password' });
+    expect(credentials().hub.default).toEqual({
+      username: 'alice',
+      secret: 'alice-password',
+      origin: h.hub.url,
+    });
     expect(statSync(join(h.dir, 'credentials.json')).mode & 0o777).toBe(0o600);
     // The account name is remembered in the profile.
     expect((await h.run(['config', 'get', 'username'])).stdout).toBe('alice\n');
@@ -101,14 +105,20 @@ describe('auth login (hub account)', () => {
     expect(r.code).toBe(0);
     expect(prompter.asked).toEqual(['Username: ', 'Password or access token: ']);
     expect(r.stderr).toContain('Logged in as alice');
-    expect(credentials().hub.default).toEqual({ username: 'alice', secret: 'alice-password' });
+    expect(credentials().hub.default).toEqual({
+      username: 'alice',
+      secret: 'alice-password',
+      origin: h.hub.url,
+    });
   });
 
   it('stores per profile', async () => {
     await h.run(['--profile', 'staging', 'auth', 'login', '-u', 'bob', '--password-stdin'], {
       stdin: 'bob-password',
     });
-    expect(credentials().hub).toEqual({ staging: { username: 'bob', secret: 'bob-password' } });
+    expect(credentials().hub).toEqual({
+      staging: { username: 'bob', secret: 'bob-password', origin: h.hub.url },
+    });
   });
 });
 
@@ -162,7 +172,7 @@ describe('auth login <registry-host>', () => {
     const r = await h.run(['auth', 'logout', host]);
     expect(r).toMatchObject({ code: 0, stderr: `Removed the stored credential of ${host}.\n` });
     expect(credentials()).toEqual({
-      hub: { default: { username: 'alice', secret: 'alice-password' } },
+      hub: { default: { username: 'alice', secret: 'alice-password', origin: h.hub.url } },
       registries: {},
     });
   });

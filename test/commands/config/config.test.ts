@@ -55,12 +55,9 @@ describe('config set / get / unset', () => {
   it.each([
     [['config', 'set', 'colour', 'red'], 'unknown setting "colour"'],
     [['config', 'get', 'password'], 'unknown setting "password"'],
-    [['config', 'set', 'base-url', 'ftp://x'], 'base-url must be an http:// or https:// address'],
-    [
-      ['config', 'set', 'governance-url', 'not a url'],
-      'governance-url must be an http:// or https:// address',
-    ],
-    [['config', 'set', 'org', '  '], 'org cannot be empty'],
+    [['config', 'set', 'base-url', 'ftp://x'], 'base-url "ftp://x" is not an http:// or https:// address'],
+    [['config', 'set', 'governance-url', 'not a url'], 'governance-url "not a url" is not a valid URL'],
+    [['config', 'set', 'org', '  '], 'org "  " is not an organization name'],
     [['config', 'set', 'org'], "missing required argument 'value'"],
     [['config', 'set', 'org', 'a', 'b'], 'too many arguments'],
     [['config', 'frobnicate'], "unknown command 'frobnicate'"],

@@ -162,7 +162,7 @@ describe('token list', () => {
   });
 
   it.each([
-    [['--page', '0'], '--page must be a whole number of at least 1'],
+    [['--page', '0'], '--page must be a whole number from 1 to 1000000'],
     [['--page-size', 'ten'], '--page-size must be a whole number'],
     [['--all', '--page', '2'], '--all and --page cannot be used together'],
   ])('%j: usage error', async (args, message) => {
@@ -325,7 +325,14 @@ describe('token commands and the session', () => {
   });
 
   it('an unreachable hub: exit 7', async () => {
-    const r = await h.run(['token', 'list'], { env: { HUBCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    // A stored login is bound to the origin it was made against: name a credential for this one.
+    const r = await h.run(['token', 'list'], {
+      env: {
+        HUBCTL_BASE_URL: 'http://127.0.0.1:9',
+        HUBCTL_USERNAME: 'alice',
+        HUBCTL_TOKEN: 'hub_pat_unused',
+      },
+    });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('connection refused');
   });

@@ -1,0 +1,55 @@
+// Setting values checked where they enter (a flag, an environment variable, a profile, `config
+// set`): one plain sentence naming where the value came from, exit 2. Pure: no IO.
+import { UsageError } from '../errors.js';
+
+/** Profile names: a letter or digit, then letters, digits, `.`, `_`, `-`; at most 64 characters. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function assertProfileName(name: string, from = 'profile name'): string {
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `${from} ${JSON.stringify(name)} is not valid: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`,
+    );
+  return name;
+}
+
+/** URLs longer than this are refused (a base address is short; no server takes megabytes). */
+const MAX_URL = 2048;
+
+/** An http(s) base address without credentials, query or fragment; returned without a final slash. */
+export function checkBaseUrl(value: string, from: string): string {
+  const refuse = (why: string) =>
+    new UsageError(`${from} ${JSON.stringify(clip(value))} ${why}`, {
+      hint: 'Write an http:// or https:// address, such as https://hub.docker.com.',
+    });
+  if (value.length > MAX_URL) throw refuse(`is longer than ${MAX_URL} characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse('is not a valid URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse('is not an http:// or https:// address');
+  if (url.username || url.password) throw refuse('carries a user name or password: log in with `auth login`');
+  if (url.search || url.hash) throw refuse('has a query or fragment: give the base address only');
+  return value.replace(/\/+$/, '');
+}
+
+/** Organization names: letters, digits, `.`, `_`, `-`, 1–255 characters (they go into URL paths). */
+const ORG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
+export function checkOrg(value: string, from: string): string {
+  if (!ORG_NAME.test(value))
+    throw new UsageError(
+      value === ''
+        ? `${from} cannot be empty`
+        : `${from} ${JSON.stringify(clip(value))} is not an organization name (letters, digits, ".", "_", "-")`,
+    );
+  return value;
+}
+
+/** Long values are shown by their start only: the sentence stays one line. */
+function clip(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
+}

@@ -1,0 +1,81 @@
+// Reading an answer's body into memory, always with a cap: past it, reading stops and the
+// connection is dropped, so a hostile or broken server cannot grow the process.
+import type { Readable } from 'node:stream';
+
+/**
+ * JSON documents: 16 MiB. The largest one hubctl reads is a registry's tag list, which distribution
+ * 2.8 answers in one unpaginated document (~50 bytes a tag: 16 MiB is ~300,000 tags); a governance
+ * policy at its limit of 250 rules, or a page of 100 access tokens, is well under 1 MiB.
+ */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/** Manifests and indexes: 4 MiB, the limit the OCI distribution spec lets registries enforce. */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+/** Error bodies: only a message is read from them. */
+export const MAX_ERROR_BYTES = 64 * 1024;
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the answer is larger than ${formatBytes(limit)}`);
+  }
+}
+
+export class BodyTooSlowError extends Error {
+  readonly code = 'UND_ERR_BODY_TIMEOUT';
+  constructor(readonly ms: number) {
+    super(`the answer took longer than ${Math.round(ms / 1000)} s to arrive`);
+  }
+}
+
+/**
+ * Reads at most `limit` bytes, within `deadlineMs` overall (gaps are undici's bodyTimeout). Over
+ * the cap: BodyTooLargeError, or with `truncate` the first `limit` bytes; the rest is never read.
+ */
+export async function readCapped(
+  body: Readable,
+  limit: number,
+  opts: { contentLength?: string; deadlineMs?: number; truncate?: boolean } = {},
+): Promise<Buffer> {
+  const declared = Number(opts.contentLength);
+  if (!opts.truncate && Number.isFinite(declared) && declared > limit) {
+    body.destroy();
+    throw new BodyTooLargeError(limit);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline =
+    opts.deadlineMs === undefined
+      ? undefined
+      : new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new BodyTooSlowError(opts.deadlineMs ?? 0)), opts.deadlineMs);
+        });
+  const read = async () => {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      if (total + buf.length > limit) {
+        if (!opts.truncate) throw new BodyTooLargeError(limit);
+        chunks.push(buf.subarray(0, limit - total));
+        total = limit;
+        break;
+      }
+      chunks.push(buf);
+      total += buf.length;
+    }
+  };
+  try {
+    const reading = read();
+    // After the deadline, destroying the body rejects the read nobody waits for any more.
+    reading.catch(() => undefined);
+    await (deadline ? Promise.race([reading, deadline]) : reading);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (!body.readableEnded) body.destroy();
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}

@@ -1,0 +1,106 @@
+// The connections: one direct agent, and one agent per proxy in use (HTTPS through CONNECT), each
+// with the CA of --ca-file. undici's index also loads fetch, WebSocket, caches and mocks (~60 ms of
+// every network command's start-up on a 2-core machine): only the modules used are loaded, by path
+// (types in undici-parts.d.ts).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { rootCertificates } from 'node:tls';
+import { setFlagsFromString } from 'node:v8';
+import type { Dispatcher } from 'undici';
+import type apiConnectFn from 'undici/lib/api/api-connect.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import type PoolClass from 'undici/lib/dispatcher/pool.js';
+import type ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
+import { UsageError } from '../errors.js';
+import { type ProxySettings, proxyFor, readProxySettings } from './proxy.js';
+
+export interface DispatcherOptions {
+  /** Extra CA certificates (PEM file), on top of the system's and NODE_EXTRA_CA_CERTS. */
+  caFile?: string;
+  env: Record<string, string | undefined>;
+  /** Receives a line naming the proxy a request goes through (--debug). */
+  debug?: (line: string) => void;
+}
+
+/** Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. */
+export type DispatcherFor = (url: URL) => { dispatcher: Dispatcher; proxy?: string };
+
+export function createDispatchers(options: DispatcherOptions): DispatcherFor {
+  const proxies: ProxySettings = readProxySettings(options.env);
+  let tls: { ca: string[] } | undefined | null = null;
+  const tlsOptions = () => {
+    if (tls === null) tls = options.caFile ? { ca: caBundle(options.caFile, options.env) } : undefined;
+    return tls;
+  };
+  let direct: Dispatcher | undefined;
+  const viaProxy = new Map<string, Dispatcher>();
+
+  return (url) => {
+    const proxy = proxyFor(url, proxies);
+    if (!proxy) {
+      keepParserOnBaseline();
+      direct ??= new Agent(tlsOptions() ? { connect: tlsOptions() } : {});
+      return { dispatcher: direct };
+    }
+    options.debug?.(`  via proxy ${proxy.origin}`);
+    let agent = viaProxy.get(proxy.href);
+    if (!agent) {
+      keepParserOnBaseline();
+      const { ProxyAgent, Pool, apiConnect } = proxyModules();
+      const ca = tlsOptions();
+      agent = new ProxyAgent({
+        uri: proxy.href,
+        ...(ca ? { requestTls: ca, proxyTls: ca } : {}),
+        // ProxyAgent opens its tunnels with Dispatcher#connect, which undici's index adds to every
+        // dispatcher's prototype; loaded by path, the pool to the proxy gets it here instead.
+        clientFactory: (origin: URL, opts: object) =>
+          Object.assign(new Pool(origin, opts), { connect: apiConnect }) as unknown as Dispatcher,
+      });
+      viaProxy.set(proxy.href, agent);
+    }
+    return { dispatcher: agent, proxy: proxy.origin };
+  };
+}
+
+/** Loaded only when a proxy is in use: most runs never pay for them. */
+function proxyModules() {
+  const require = createRequire(import.meta.url);
+  return {
+    ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js') as typeof ProxyAgentClass,
+    Pool: require('undici/lib/dispatcher/pool.js') as typeof PoolClass,
+    apiConnect: require('undici/lib/api/api-connect.js') as typeof apiConnectFn,
+  };
+}
+
+/** An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too. */
+function caBundle(caFile: string, env: Record<string, string | undefined>): string[] {
+  let extra: string;
+  try {
+    extra = readFileSync(caFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read the CA file ${caFile}`, { cause: err });
+  }
+  return [...rootCertificates, ...nodeExtraCerts(env), extra];
+}
+
+function nodeExtraCerts(env: Record<string, string | undefined>): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    return []; // node itself only warns about an unreadable file
+  }
+}
+
+/**
+ * undici parses HTTP/1 with llhttp compiled to wasm. After a few responses V8 tiers its main
+ * function up to TurboFan on a background thread (~80 ms of CPU here), and node waits for that
+ * compilation before the process can exit: every network command ended ~80–180 ms after its last
+ * response. The baseline (Liftoff) code parses a response as well for a CLI's needs, so TurboFan is
+ * kept out of wasm. Set before undici compiles llhttp (on its first connection); the flag only
+ * touches wasm, and undici's parser is the only wasm hubctl runs.
+ */
+function keepParserOnBaseline(): void {
+  setFlagsFromString('--liftoff-only');
+}
