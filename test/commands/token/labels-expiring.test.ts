@@ -1,60 +1,51 @@
 // Token commands take a unique label where they take a UUID; `token list --expiring` and the
 // terminal table's mark for tokens that expire within 7 days.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { rotatedLabel } from '../../../src/api/rotate-token.js';
 import { scriptedPrompter } from '../../support/run-cli.js';
-import { type Harness, resetHarness, startHarness } from '../harness.js';
+import { useLoggedInHarness } from '../harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.hub.close());
-beforeEach(async () => {
-  resetHarness(h);
-  h.hub.state.accessTokens.length = 0;
-  expect((await h.login()).code).toBe(0);
-});
+const t = useLoggedInHarness();
 
 const DAY = 86_400_000;
 const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
-const byLabel = (label: string) => h.hub.state.accessTokens.find((t) => t.token_label === label)!;
+const byLabel = (label: string) => t.h.hub.state.accessTokens.find((t) => t.token_label === label)!;
 
 describe('token commands by label', () => {
   it('get, deactivate, activate and delete take a unique label', async () => {
-    h.hub.createPat('alice', { label: 'nightly' });
-    h.hub.createPat('alice', { label: 'other' });
-    const got = await h.run(['token', 'get', 'nightly', '--json']);
+    t.h.hub.createPat('alice', { label: 'nightly' });
+    t.h.hub.createPat('alice', { label: 'other' });
+    const got = await t.h.run(['token', 'get', 'nightly', '--json']);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout).uuid).toBe(byLabel('nightly').uuid);
-    expect((await h.run(['token', 'deactivate', 'nightly'])).code).toBe(0);
+    expect((await t.h.run(['token', 'deactivate', 'nightly'])).code).toBe(0);
     expect(byLabel('nightly').is_active).toBe(false);
-    expect((await h.run(['token', 'activate', 'nightly'])).code).toBe(0);
+    expect((await t.h.run(['token', 'activate', 'nightly'])).code).toBe(0);
     expect(byLabel('nightly').is_active).toBe(true);
-    const del = await h.run(['token', 'delete', 'nightly'], {
+    const del = await t.h.run(['token', 'delete', 'nightly'], {
       tty: true,
       prompter: scriptedPrompter({ confirm: [true] }),
     });
     expect(del.code).toBe(0);
-    expect(h.hub.state.accessTokens.map((t) => t.token_label)).toEqual(['other']);
+    expect(t.h.hub.state.accessTokens.map((t) => t.token_label)).toEqual(['other']);
   });
 
   it('an ambiguous label lists the candidates and exits 2 without changing anything', async () => {
-    h.hub.createPat('alice', { label: 'ci' });
-    h.hub.createPat('alice', { label: 'ci', active: false });
-    h.hub.clearRequests();
-    const r = await h.run(['token', 'deactivate', 'ci']);
+    t.h.hub.createPat('alice', { label: 'ci' });
+    t.h.hub.createPat('alice', { label: 'ci', active: false });
+    t.h.hub.clearRequests();
+    const r = await t.h.run(['token', 'deactivate', 'ci']);
     expect(r.code).toBe(2);
-    const [a, b] = h.hub.state.accessTokens;
+    const [a, b] = t.h.hub.state.accessTokens;
     expect(r.stderr).toContain('the label "ci" names 2 tokens:');
     expect(r.stderr).toContain(`${a!.uuid}  active`);
     expect(r.stderr).toContain(`${b!.uuid}  inactive`);
     expect(r.stderr).toContain('Name the token by its UUID.');
-    expect(h.hub.requests.filter((q) => q.method === 'PATCH')).toHaveLength(0);
+    expect(t.h.hub.requests.filter((q) => q.method === 'PATCH')).toHaveLength(0);
   });
 
   it('a label that matches nothing exits 5', async () => {
-    const r = await h.run(['token', 'get', 'nope']);
+    const r = await t.h.run(['token', 'get', 'nope']);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('no access token is labelled "nope"');
   });
@@ -62,21 +53,21 @@ describe('token commands by label', () => {
 
 describe('token list --expiring', () => {
   beforeEach(() => {
-    h.hub.createPat('alice', { label: 'in-10d', expiresAt: inDays(10) });
-    h.hub.createPat('alice', { label: 'never' });
-    h.hub.createPat('alice', { label: 'in-2d', expiresAt: inDays(2) });
-    h.hub.createPat('alice', { label: 'in-30d', expiresAt: inDays(30) });
-    h.hub.createPat('alice', { label: 'expired', expiresAt: inDays(-1) });
+    t.h.hub.createPat('alice', { label: 'in-10d', expiresAt: inDays(10) });
+    t.h.hub.createPat('alice', { label: 'never' });
+    t.h.hub.createPat('alice', { label: 'in-2d', expiresAt: inDays(2) });
+    t.h.hub.createPat('alice', { label: 'in-30d', expiresAt: inDays(30) });
+    t.h.hub.createPat('alice', { label: 'expired', expiresAt: inDays(-1) });
   });
 
   it('shows the tokens expiring within the window, soonest first (every page read)', async () => {
-    const r = await h.run(['token', 'list', '--expiring', '14d', '--json']);
+    const r = await t.h.run(['token', 'list', '--expiring', '14d', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((t: { token_label: string }) => t.token_label)).toEqual([
       'in-2d',
       'in-10d',
     ]);
-    const piped = await h.run(['token', 'list', '--expiring', '2w']);
+    const piped = await t.h.run(['token', 'list', '--expiring', '2w']);
     expect(
       piped.stdout
         .trimEnd()
@@ -88,7 +79,7 @@ describe('token list --expiring', () => {
   });
 
   it('a terminal table marks the tokens that expire within 7 days', async () => {
-    const r = await h.run(['token', 'list', '--all'], { tty: true });
+    const r = await t.h.run(['token', 'list', '--all'], { tty: true });
     expect(r.code).toBe(0);
     const line = (label: string) => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
     expect(line('in-2d')).toMatch(/! in [12]d/);
@@ -99,11 +90,11 @@ describe('token list --expiring', () => {
 
   it('bad windows are usage errors (exit 2)', async () => {
     for (const bad of ['14', '0d', 'soon', '99999999d']) {
-      const r = await h.run(['token', 'list', '--expiring', bad]);
+      const r = await t.h.run(['token', 'list', '--expiring', bad]);
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toContain('--expiring takes a duration');
     }
-    const r = await h.run(['token', 'list', '--expiring', '14d', '--page', '2']);
+    const r = await t.h.run(['token', 'list', '--expiring', '14d', '--page', '2']);
     expect(r.code).toBe(2);
   });
 });

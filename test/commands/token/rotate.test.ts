@@ -1,42 +1,35 @@
 // token rotate against the hub emulator, with a fault injected at every step: whatever fails, the
 // old token stays active and a created successor is deactivated again.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccessTokenRecord } from '../../support/hub-emulator.js';
 import { fixedClock } from '../../support/run-cli.js';
-import { type Harness, resetHarness, startHarness } from '../harness.js';
+import { useLoggedInHarness } from '../harness.js';
 
-let h: Harness;
+const t = useLoggedInHarness();
 let old: AccessTokenRecord;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.hub.close());
-beforeEach(async () => {
-  resetHarness(h);
-  h.hub.state.accessTokens.length = 0;
-  expect((await h.login()).code).toBe(0);
+beforeEach(() => {
   // A pipeline's token: two scopes, 90 days of life given 10 days ago.
   const day = 86_400_000;
-  h.hub.createPat('alice', {
+  t.h.hub.createPat('alice', {
     label: 'ci-deploy',
     scopes: ['repo:read', 'repo:write'],
     expiresAt: new Date(Date.now() + 80 * day).toISOString(),
   });
-  old = h.hub.state.accessTokens[0]!;
+  old = t.h.hub.state.accessTokens[0]!;
   old.created_at = new Date(Date.now() - 10 * day).toISOString();
-  h.hub.clearRequests();
+  t.h.hub.clearRequests();
 });
 
-const token = (uuid: string) => h.hub.state.accessTokens.find((t) => t.uuid === uuid);
-const successor = () => h.hub.state.accessTokens.find((t) => t.uuid !== old.uuid);
+const token = (uuid: string) => t.h.hub.state.accessTokens.find((t) => t.uuid === uuid);
+const successor = () => t.h.hub.state.accessTokens.find((t) => t.uuid !== old.uuid);
 /** The exchange that opens the session passes; the next one (the verification) gets `step`. */
 const secondExchange = (step: { status: number; body?: unknown }) =>
-  h.hub.inject({ method: 'POST', path: '/v2/auth/token' }, [{ delayMs: 1 }, step]);
+  t.h.hub.inject({ method: 'POST', path: '/v2/auth/token' }, [{ delayMs: 1 }, step]);
 
 describe('token rotate', () => {
   it('by label: same scopes, derived label, same lifetime; verified, old deactivated, secret once on stdout', async () => {
     const clock = fixedClock(Date.now());
-    const r = await h.run(['token', 'rotate', 'ci-deploy'], { clock });
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy'], { clock });
     expect(r.code, r.stderr).toBe(0);
     const next = successor()!;
     expect(r.stdout).toBe(`${next.token}\n`);
@@ -47,7 +40,7 @@ describe('token rotate', () => {
     expect(Date.parse(next.expires_at!) - clock.now()).toBeLessThan(90 * 86_400_000 + 5000);
     expect(token(old.uuid)?.is_active).toBe(false);
     // The verification was a real exchange with the new secret.
-    const verify = h.hub.requestsTo('/v2/auth/token', 'POST').map((q) => q.json as { secret: string });
+    const verify = t.h.hub.requestsTo('/v2/auth/token', 'POST').map((q) => q.json as { secret: string });
     expect(verify.some((b) => b.secret === next.token)).toBe(true);
     expect(next.last_used).not.toBeNull();
     expect(r.stderr).toContain('done  create: created "ci-deploy (rotated');
@@ -58,7 +51,7 @@ describe('token rotate', () => {
   });
 
   it('--delete-old --expires --json: every step reported, the secret in the new token', async () => {
-    const r = await h.run(['token', 'rotate', old.uuid, '--delete-old', '--expires', '30d', '--json']);
+    const r = await t.h.run(['token', 'rotate', old.uuid, '--delete-old', '--expires', '30d', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     const next = successor()!;
@@ -77,19 +70,21 @@ describe('token rotate', () => {
   });
 
   it('create fails: nothing changes, exit 7', async () => {
-    h.hub.inject({ method: 'POST', path: '/v2/access-tokens' }, [{ status: 500, body: { detail: 'boom' } }]);
-    const r = await h.run(['token', 'rotate', 'ci-deploy', '--json']);
+    t.h.hub.inject({ method: 'POST', path: '/v2/access-tokens' }, [
+      { status: 500, body: { detail: 'boom' } },
+    ]);
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy', '--json']);
     expect(r.code).toBe(7);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ rotated: false, new: null });
     expect(out.steps).toEqual([expect.objectContaining({ step: 'create', ok: false })]);
-    expect(h.hub.state.accessTokens).toHaveLength(1);
+    expect(t.h.hub.state.accessTokens).toHaveLength(1);
     expect(token(old.uuid)?.is_active).toBe(true);
   });
 
   it('verification refused: the new token is deactivated again, the old stays active, exit 4', async () => {
     secondExchange({ status: 401, body: { detail: 'Incorrect authentication credentials' } });
-    const r = await h.run(['token', 'rotate', 'ci-deploy']);
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(token(old.uuid)?.is_active).toBe(true);
@@ -105,8 +100,8 @@ describe('token rotate', () => {
   });
 
   it('deactivating the old token fails: it stays active, the verified successor is deactivated, exit 7', async () => {
-    h.hub.inject({ method: 'PATCH', path: `/v2/access-tokens/${old.uuid}`, times: 5 }, [{ status: 503 }]);
-    const r = await h.run(['token', 'rotate', 'ci-deploy', '--json']);
+    t.h.hub.inject({ method: 'PATCH', path: `/v2/access-tokens/${old.uuid}`, times: 5 }, [{ status: 503 }]);
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy', '--json']);
     expect(r.code).toBe(7);
     const out = JSON.parse(r.stdout);
     expect(out.steps.map((s: { step: string; ok: boolean }) => [s.step, s.ok])).toEqual([
@@ -120,16 +115,16 @@ describe('token rotate', () => {
     expect(token(old.uuid)?.is_active).toBe(true);
     expect(successor()?.is_active).toBe(false);
     // The pipeline's old secret still signs in.
-    const pipeline = await h.run(['auth', 'status', '--json'], {
+    const pipeline = await t.h.run(['auth', 'status', '--json'], {
       env: { HUBCTL_USERNAME: 'alice', HUBCTL_TOKEN: old.token, HUBCTL_JWT_CACHE: 'off' },
     });
     expect(pipeline.code, pipeline.stderr).toBe(0);
   });
 
   it('deleting the old token fails and so does the clean-up: the report names the active successor', async () => {
-    h.hub.inject({ method: 'DELETE', path: `/v2/access-tokens/${old.uuid}`, times: 5 }, [{ status: 500 }]);
-    h.hub.inject({ method: 'PATCH', path: /^\/v2\/access-tokens\//, times: 5 }, [{ status: 500 }]);
-    const r = await h.run(['token', 'rotate', 'ci-deploy', '--delete-old']);
+    t.h.hub.inject({ method: 'DELETE', path: `/v2/access-tokens/${old.uuid}`, times: 5 }, [{ status: 500 }]);
+    t.h.hub.inject({ method: 'PATCH', path: /^\/v2\/access-tokens\//, times: 5 }, [{ status: 500 }]);
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy', '--delete-old']);
     expect(r.code).toBe(7);
     const next = successor()!;
     expect(token(old.uuid)?.is_active).toBe(true);
@@ -144,13 +139,13 @@ describe('token rotate', () => {
   });
 
   it('a label that names two tokens lists both and exits 2; an unknown label exits 5', async () => {
-    h.hub.createPat('alice', { label: 'ci-deploy' });
-    const r = await h.run(['token', 'rotate', 'ci-deploy']);
+    t.h.hub.createPat('alice', { label: 'ci-deploy' });
+    const r = await t.h.run(['token', 'rotate', 'ci-deploy']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the label "ci-deploy" names 2 tokens:');
-    for (const t of h.hub.state.accessTokens) expect(r.stderr).toContain(t.uuid);
-    expect(h.hub.requestsTo('/v2/access-tokens', 'POST')).toHaveLength(0);
-    const none = await h.run(['token', 'rotate', 'nope']);
+    for (const token of t.h.hub.state.accessTokens) expect(r.stderr).toContain(token.uuid);
+    expect(t.h.hub.requestsTo('/v2/access-tokens', 'POST')).toHaveLength(0);
+    const none = await t.h.run(['token', 'rotate', 'nope']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('no access token is labelled "nope"');
   });
