@@ -1,96 +1,34 @@
-// main(argv): parse, run, and map errors to exit codes — the only place that does the mapping and
-// the only place that prints an error. A user sees one plain sentence; --debug adds the stack.
+// main(argv): parse, run, and map errors to exit codes (src/report.ts, the only place that does the
+// mapping and the only place that prints an error). Start-up is measured (bench/startup.mjs): this
+// module loads nothing but the version, and everything else only on the path that needs it.
+import { isatty } from 'node:tty';
 import type { ContextDeps } from './context.js';
-import { ExitCode, exitCodeFor, HubctlError } from './errors.js';
-import { escapeControl, escapeLines, safeJson } from './output/escape.js';
-import type { IO } from './output/io.js';
 import { VERSION } from './version.js';
 
-export async function main(argv: string[], deps: ContextDeps = realDeps()): Promise<number> {
-  // The cheapest path of all: nothing to parse, nothing to load.
+/** Exit codes of decisions §7 this module returns itself (the rest come from src/report.ts). */
+const OK = 0;
+const USAGE = 2;
+
+export async function main(argv: string[], deps?: ContextDeps): Promise<number> {
+  // The cheapest path of all: nothing to parse, nothing to load, no stream but stdout.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    deps.io.stdout.write(`${VERSION}\n`);
-    return ExitCode.OK;
+    (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
+    return OK;
   }
-  const json = argv.includes('--json');
-  const debug = argv.includes('--debug');
+  const run = deps ?? realDeps();
   try {
     const { buildProgram } = await import('./program.js');
-    const { program, state } = await buildProgram(deps, argv);
+    const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {
       program.outputHelp();
-      return ExitCode.USAGE;
+      return USAGE;
     }
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (err) {
-    return report(err, deps.io, { json, debug });
+    const { report } = await import('./report.js');
+    return report(err, run.io, { json: argv.includes('--json'), debug: argv.includes('--debug') });
   }
-}
-
-interface CommanderLikeError {
-  code: string;
-  exitCode: number;
-  message: string;
-}
-
-function isCommanderError(err: unknown): err is CommanderLikeError {
-  return (
-    err instanceof Error &&
-    typeof (err as { code?: unknown }).code === 'string' &&
-    (err as unknown as { code: string }).code.startsWith('commander.')
-  );
-}
-
-export function report(err: unknown, io: IO, mode: { json: boolean; debug: boolean }): number {
-  if (isCommanderError(err)) {
-    // --help and --version end through the same path as errors.
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
-      return ExitCode.OK;
-    }
-    // A group named without a verb (`hubctl token`): commander printed its help on stderr.
-    if (err.code === 'commander.help') return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-    const message = err.message.replace(/^error: /, '');
-    write(io, mode.json, 'USAGE', message, 'Run the command with --help for its usage.');
-    return ExitCode.USAGE;
-  }
-  const code = exitCodeFor(err);
-  if (err instanceof HubctlError) {
-    write(io, mode.json, err.code, err.message, err.hint);
-  } else if (isAbort(err)) {
-    write(io, mode.json, 'CANCELLED', 'cancelled');
-    return 130;
-  } else {
-    const message = err instanceof Error ? err.message : String(err);
-    write(io, mode.json, 'INTERNAL', `unexpected error: ${message}`, 'Run with --debug for details.');
-  }
-  if (mode.debug && err instanceof Error && err.stack) {
-    // A stack has many lines on purpose; a server's words inside it are escaped all the same.
-    io.stderr.write(`${escapeLines(err.stack)}\n`);
-    let cause = err.cause;
-    while (cause instanceof Error) {
-      io.stderr.write(`caused by: ${escapeLines(cause.stack ?? cause.message)}\n`);
-      cause = cause.cause;
-    }
-  }
-  return code;
-}
-
-// The one error printer. Messages carry servers' and files' words: escaped here, so that an escape
-// sequence cannot reach the terminal and a "\n" in a server's message cannot forge a second line.
-function write(io: IO, json: boolean, code: string, message: string, hint?: string): void {
-  if (json) {
-    io.stderr.write(`${safeJson({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`);
-    return;
-  }
-  io.stderr.write(`hubctl: ${escapeControl(message)}\n`);
-  if (hint) io.stderr.write(`${escapeControl(hint)}\n`);
-}
-
-function isAbort(err: unknown): boolean {
-  return (
-    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
-  );
 }
 
 /** The real process: its streams, environment and Ctrl-C. */
@@ -104,21 +42,34 @@ export function realDeps(): ContextDeps {
   });
   // A reader that stops early (`hubctl token list | head -3`) is no error: stop quietly, not with
   // an unhandled EPIPE and a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
+  const quietOnEpipe = <S extends NodeJS.WriteStream>(stream: S): S =>
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw err;
     });
-  }
+  // Each stream is set up when first used (node opens process.stdin, .stdout and .stderr lazily,
+  // and each costs start-up time); whether it is a terminal is asked of its descriptor.
+  let stdout: NodeJS.WriteStream | undefined;
+  let stderr: NodeJS.WriteStream | undefined;
   return {
     io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdin: process.stdin,
-      stdoutIsTTY: Boolean(process.stdout.isTTY),
-      stderrIsTTY: Boolean(process.stderr.isTTY),
-      stdinIsTTY: Boolean(process.stdin.isTTY),
-      columns: process.stdout.columns ?? process.stderr.columns,
+      get stdout() {
+        stdout ??= quietOnEpipe(process.stdout);
+        return stdout;
+      },
+      get stderr() {
+        stderr ??= quietOnEpipe(process.stderr);
+        return stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+      stdoutIsTTY: isatty(1),
+      stderrIsTTY: isatty(2),
+      stdinIsTTY: isatty(0),
+      get columns() {
+        return process.stdout.columns ?? process.stderr.columns;
+      },
     },
     env: process.env,
     signal: controller.signal,

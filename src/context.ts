@@ -1,6 +1,6 @@
 // The Context: everything a command may touch, and the only place real IO is constructed. Clients
 // are lazy and memoised, so a command that never asks for the governance client never reads
-// credentials, and `policy eval` or `--help` never load undici or conf.
+// credentials, and `policy eval` or `--help` never load undici.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -94,7 +94,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   };
 
   const config = memo(async () => (await import('./config/store.js')).openConfigStore(configDir()));
-  // Settings and credential lookups read the files directly: conf is only loaded to write them.
+  // Settings and credential lookups read the files directly: store.ts is only loaded to write them.
   const reader = memo(async () => (await import('./config/read.js')).openConfigReader(configDir()));
   const settings = memo(async () => {
     const flags = { ...globals, username: undefined };

@@ -15,6 +15,7 @@ import {
 import { collect, paginate } from '../http/paginate.js';
 import type { Policy, PolicySummary, Rule } from '../policy/model.js';
 import { readAnswer, type v } from './answer.js';
+import { MAX_POLICIES, MAX_RULES } from './limits.js';
 import {
   PolicyAnswer,
   PolicyDeleteAnswer,
@@ -28,8 +29,6 @@ import {
 export type GovRule = Rule;
 export type GovPolicy = Policy;
 export type GovPolicySummary = PolicySummary;
-
-import { MAX_POLICIES, MAX_RULES } from './limits.js';
 
 export { MAX_POLICIES, MAX_RULES };
 /**

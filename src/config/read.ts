@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ProfileKey, StoredEntry } from './store.js';
 
-/** What reading settings and looking up credentials needs; the conf store offers it too. */
+/** What reading settings and looking up credentials needs; the config store offers it too. */
 export interface ConfigReader {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
   hubCredential(profile: string): StoredEntry | undefined;
   registryCredential(host: string): StoredEntry | undefined;
 }
 
-/** A missing file reads as empty; a corrupt one is refused as the conf store refuses it. */
+/** A missing file reads as empty; a corrupt one is refused as the config store refuses it. */
 export function readJson(dir: string, name: 'config' | 'credentials'): Record<string, unknown> {
   const path = join(dir, `${name}.json`);
   try {

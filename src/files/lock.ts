@@ -19,6 +19,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
+import { kill, pid } from 'node:process';
 import { ConflictError } from '../errors.js';
 
 /** How long a run waits for another to finish writing before it gives up (exit 6). */
@@ -94,7 +95,7 @@ function pause(attempt: number, deadline: number, file: string, lock: string): n
 
 /** Creates the lock file; its content when taken, undefined when another run holds it. */
 function tryTake(lock: string, staleMs: number): string | undefined {
-  const mine = `${process.pid} ${hostname()} ${Date.now()} ${randomBytes(4).toString('hex')}`;
+  const mine = `${pid} ${hostname()} ${Date.now()} ${randomBytes(4).toString('hex')}`;
   let fd: number;
   try {
     fd = openSync(lock, 'wx', 0o600);
@@ -138,18 +139,18 @@ function breakIfStale(lock: string, staleMs: number): void {
 }
 
 function isStale(lock: string, content: string, staleMs: number): boolean {
-  const [pid, host, time] = content.split(' ');
+  const [owner, host, time] = content.split(' ');
   const since = Number(time);
   // A lock file still being written (empty) or torn: judge by its age on disk.
   const born = Number.isFinite(since) && since > 0 ? since : mtimeOf(lock);
   if (born === undefined) return false;
   if (Date.now() - born > staleMs) return true;
-  return host === hostname() && Number(pid) > 0 && !processExists(Number(pid));
+  return host === hostname() && Number(owner) > 0 && !processExists(Number(owner));
 }
 
-function processExists(pid: number): boolean {
+function processExists(owner: number): boolean {
   try {
-    process.kill(pid, 0);
+    kill(owner, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';

@@ -263,7 +263,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       status: current.status,
       headers: current.headers,
       url: current.url.toString(),
-      body: current.body,
+      // A stream handed out (a blob) fails with the same plain sentence as any read.
+      get body() {
+        return withPlainErrors(current.body, (err) => failure(plan, current.url, err, true, 0));
+      },
       text,
       bytes: readAll,
       json: async <T>(limit?: number) => {
@@ -351,6 +354,26 @@ function failure(plan: Plan, url: URL, err: unknown, reading: boolean, attempts:
           : undefined,
     },
   );
+}
+
+type BodyStream = Answer['body'] & {
+  _destroy(err: Error | null, cb: (err?: Error | null) => void): void;
+  [MAPPED]?: true;
+};
+const MAPPED = Symbol('plain errors');
+
+/** A body whose network failures are emitted as NetworkErrors (their cause kept), once per stream. */
+function withPlainErrors(body: Answer['body'], toPlain: (err: unknown) => Error): Answer['body'] {
+  const stream = body as BodyStream;
+  if (stream[MAPPED]) return body;
+  stream[MAPPED] = true;
+  const original = stream._destroy;
+  stream._destroy = function (this: BodyStream, err, cb) {
+    original.call(this, err, (e) =>
+      cb(e && errorCode(e) && READ_RETRY_CODES.has(errorCode(e) as string) ? toPlain(e) : e),
+    );
+  };
+  return body;
 }
 
 /** An error body, for its message only: the first MAX_ERROR_BYTES, never more. */

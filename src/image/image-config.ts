@@ -26,10 +26,8 @@ export async function fetchConfig(
 ): Promise<Buffer> {
   if (d.size > MAX_CONFIG)
     throw new ValidationError(`the config blob ${d.digest} is too large to read (${d.size} bytes)`);
-  const { body } = await client.getBlob(repo, d.digest);
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(c as Buffer);
-  const bytes = Buffer.concat(chunks);
+  // Capped at the size the manifest gives it: a registry cannot make this read grow the process.
+  const bytes = await client.getBlobBytes(repo, d.digest, d.size);
   if (sha256Digest(bytes) !== d.digest)
     throw new IntegrityError(`the config blob ${d.digest} does not match its digest`);
   return bytes;

@@ -82,7 +82,11 @@ describe('governance answers of the wrong shape: exit 7, one line', () => {
 
   it('policy list: not JSON at all is exit 7 too', async () => {
     h.hub.inject({ method: 'GET', path: POLICIES }, [{ status: 200, body: '<html>' }]);
-    expectCleanFailure(await h.run(['policy', 'list']), 7, /not valid JSON/);
+    expectCleanFailure(
+      await h.run(['policy', 'list']),
+      7,
+      /unexpected answer from [\d.:]+: the body is not valid JSON/,
+    );
   });
 
   it.each([

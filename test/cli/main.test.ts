@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { report } from '../../src/cli.js';
 import { VERSION } from '../../src/context.js';
 import { ApiError, NotFoundError } from '../../src/errors.js';
+import { report } from '../../src/report.js';
 import { runCli } from '../support/run-cli.js';
 
 describe('the CLI shell', () => {

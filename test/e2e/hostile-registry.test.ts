@@ -2,7 +2,7 @@
 // distribution 2.8 with token auth (the hub emulator as token service). Foreign and circular tag
 // links, oversized and cut manifests, token services on other origins. Each case checks the exit
 // code, the one line on stderr, and where the credentials went.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ describeWithRegistry('a hostile registry', () => {
   let elsewhere: Recorder;
   let tmp: string;
   let R: string;
+  let layer: string;
   const BASIC = `Basic ${Buffer.from('alice:alice-password').toString('base64')}`;
   const MANIFEST = /^\/v2\/team\/app\/manifests\/v1$/;
   const TAGS = /^\/v2\/team\/app\/tags\/list$/;
@@ -56,6 +57,7 @@ describeWithRegistry('a hostile registry', () => {
     elsewhere = await startRecorder();
     R = proxy.host;
     const image = await makeOciImage(join(tmp, 'img'), { tag: 'v1', layers: 1, layerSize: 32 * 1024 });
+    layer = image.images[0]?.layers[0]?.digest ?? '';
     const pushed = await hubctl(['image', 'push', `oci:${image.dir}:v1`, `${R}/team/app:v1`]);
     expect(pushed.code, pushed.stderr).toBe(0);
   });
@@ -118,6 +120,24 @@ describeWithRegistry('a hostile registry', () => {
     );
     onlyTokensAtRegistry();
   });
+
+  it.each([
+    ['the config', /^\/v2\/team\/app\/blobs\//],
+    ['a layer (streamed to disk)', /^\/v2\/team\/app\/blobs\/sha256:LAYER$/],
+  ])(
+    'image pull: %s cut mid-body every time is exit 7 in a plain sentence, no blob left',
+    async (_what, path) => {
+      proxy.on('GET', new RegExp(path.source.replace('LAYER', layer.slice(7))), { kind: 'reset-mid-body' });
+      const dest = join(tmp, `pull-cut-${proxy.seen.length}-${Date.now()}`);
+      const r = await hubctl(['image', 'pull', `${R}/team/app:v1`, `oci:${dest}`]);
+      expect(r.code).toBe(7);
+      expect(r.stderr).not.toMatch(/unexpected error|other side closed|ECONNRESET/);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('hubctl: '));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/the connection was cut in the middle of the answer/);
+      expect(existsSync(join(dest, 'blobs', 'sha256', layer.slice(7)))).toBe(false);
+    },
+  );
 
   it('a token service over plain HTTP on another machine never gets the credential: exit 7 before sending', async () => {
     proxy.on('GET', /^\/v2\/$/, {

@@ -123,6 +123,36 @@ describeProxy('the hub through a proxy', () => {
     expect(lines).toEqual([]);
   });
 
+  it('an https:// proxy is spoken to over TLS, trusted with --ca-file too', async () => {
+    // TLS in front of tinyproxy: the client speaks TLS to the proxy, then CONNECT, then TLS again.
+    const front = createTlsServer(
+      { key: readFileSync(join(tmp, 'key.pem')), cert: readFileSync(caFile) },
+      (s) => {
+        const up = connect(proxy.port, '127.0.0.1');
+        s.pipe(up).pipe(s);
+        up.on('error', () => s.destroy());
+        s.on('error', () => up.destroy());
+      },
+    );
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (front.address() as { port: number }).port;
+      const { result, lines } = await carried(() =>
+        runBin(['--ca-file', caFile, 'auth', 'status'], {
+          ...login(),
+          HUBCTL_BASE_URL: httpsUrl,
+          HTTPS_PROXY: `https://127.0.0.1:${port}`,
+        }),
+      );
+      // Node warns (DEP0123) that undici names the proxy's IP address as the TLS server name.
+      expect(result.stderr).not.toMatch(/hubctl:/);
+      expect(result.code).toBe(0);
+      expect(lines).toEqual([`CONNECT ${new URL(httpsUrl).host}`]);
+    } finally {
+      await new Promise((r) => front.close(r));
+    }
+  });
+
   it('a proxy that is down is a network error in one sentence, exit 7', async () => {
     const r = await runBin(['auth', 'status'], {
       ...login(),

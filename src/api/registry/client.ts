@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
 import { ApiError, NetworkError, NotFoundError } from '../../errors.js';
 import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
-import type { HttpClient, RequestBody } from '../../http/client.js';
+import type { HttpClient, HttpResponse, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
@@ -199,10 +199,7 @@ export class RegistryClient extends RegistryTransport {
       headers: start > 0 ? { range: `bytes=${start}-` } : {},
       what,
     });
-    if (res.status === 404) {
-      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
-      throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
-    }
+    await this.throwIfMissing(res, what);
     await this.expect(res, [200, 206], what);
     if (res.status === 206) {
       const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(res.headers['content-range'] ?? '');
@@ -215,6 +212,26 @@ export class RegistryClient extends RegistryTransport {
     }
     const len = Number(res.headers['content-length']);
     return { body: res.body, start: 0, size: Number.isFinite(len) ? len : undefined };
+  }
+
+  /** A 404 as a NotFoundError with the registry's own words. */
+  private async throwIfMissing(res: HttpResponse, what: string): Promise<void> {
+    if (res.status !== 404) return;
+    const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
+    throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
+  }
+
+  /** A small blob (a config) read into memory: at most `limit` bytes, a cut read fetched again. */
+  async getBlobBytes(repo: RepositoryName, digest: string, limit: number): Promise<Buffer> {
+    const what = `pulling blob ${digest} from ${repo.registry}/${repo.repository}`;
+    const res = await this.send(repo, {
+      url: `v2/${repo.repository}/blobs/${digest}`,
+      actions: ['pull'],
+      what,
+    });
+    await this.throwIfMissing(res, what);
+    await this.expect(res, [200], what);
+    return res.bytes(limit);
   }
 
   // ---- uploads ----------------------------------------------------------------------------
@@ -340,10 +357,7 @@ export class RegistryClient extends RegistryTransport {
           actions: ['pull'],
           what,
         });
-        if (res.status === 404) {
-          const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
-          throw new NotFoundError(apiErrorFrom(404, text, { url: res.url, what }).message);
-        }
+        await this.throwIfMissing(res, what);
         await this.expect(res, [200], what);
         const body = await readAnswer(res, TagListAnswer, what);
         const next = nextLink(res.headers.link);

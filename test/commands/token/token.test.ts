@@ -325,12 +325,12 @@ describe('token commands and the session', () => {
   });
 
   it('an unreachable hub: exit 7', async () => {
-    // A stored login is bound to the origin it was made against: name a credential for this one.
+    // With credentials of the environment: the stored one is bound to the emulator's origin.
     const r = await h.run(['token', 'list'], {
       env: {
         HUBCTL_BASE_URL: 'http://127.0.0.1:9',
         HUBCTL_USERNAME: 'alice',
-        HUBCTL_TOKEN: 'hub_pat_unused',
+        HUBCTL_TOKEN: 'alice-password',
       },
     });
     expect(r.code).toBe(7);
