@@ -2,7 +2,7 @@
 // jwt-cache.json (mode 0600) beside the credentials, keyed by profile, account and hub origin; each
 // entry repeats its key, and one that does not match what is asked, or cannot be read, is dropped.
 // Reading is a plain JSON read (every network command does it); writing goes through the config
-// store (conf, atomic, under the store's lock) and only happens after an exchange.
+// store (atomic, under the file's lock) and only happens after an exchange.
 import type { CachedJwtEntry } from '../config/store.js';
 import { TOKEN_TEXT } from './jwt.js';
 
@@ -61,7 +61,7 @@ export function createJwtCache(deps: JwtCacheDeps): JwtCache {
   function get(account: string, source: string): CachedJwtEntry | undefined {
     const file = deps.read();
     if (file.corrupt !== undefined) {
-      // The next exchange writes the file afresh (conf clears an invalid one).
+      // The next exchange writes the file afresh (the store reads an invalid one as empty).
       deps.debug(`the JWT cache file cannot be read (${file.corrupt}); exchanging afresh`);
       return undefined;
     }
