@@ -3,11 +3,11 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image pull" "image push" "image copy" "image delete" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image pull" "image push" "image copy" "image delete" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --base-url --ca-file --concurrency --decision --expires --expiring --file --governance-url --label --name --org --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --base-url --ca-file --concurrency --decision --expires --expiring --file --governance-url --label --limit --name --org --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -38,13 +38,14 @@ _hubctl() {
     "token deactivate") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "token delete") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "token rotate") cands="--expires --delete-old --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "image") cands="inspect digest tags pull push copy delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image") cands="inspect digest tags catalog pull push copy delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "image digest") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image digest") cands="--platform --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "image tags") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "image pull") cands="--platform --all-platforms --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "image push") cands="--concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
-    "image copy") cands="--all-platforms --platform --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image catalog") cands="--limit --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image pull") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image push") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
+    "image copy") cands="--all-platforms --platform --keep-digests --concurrency --all-tags --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "image delete") cands="--dry-run --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "auth") cands="login logout status token --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;
     "auth login") cands="--username -u --password-stdin --insecure-storage --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --debug --no-color --quiet -q --yes -y" ;;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AccessTokenClient } from './api/access-tokens.js';
 import type { GovernanceClient } from './api/governance.js';
+import type { RegistryClient } from './api/registry/client.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
@@ -48,6 +49,8 @@ export interface Context {
   hubSession(): Promise<HubSession>;
   accessTokens(): Promise<AccessTokenClient>;
   governance(): Promise<GovernanceClient>;
+  /** OCI registries: credentials from the chain, tokens per registry and scope. */
+  registry(): Promise<RegistryClient>;
 }
 
 export interface ContextDeps {
@@ -156,6 +159,22 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     return value;
   };
 
+  const registry = memo(async () => {
+    const { RegistryClient } = await import('./api/registry/client.js');
+    return new RegistryClient({
+      http: await http(),
+      clock,
+      plainHttpHosts: globals.plainHttp,
+      signal: deps.signal,
+      credentials: async (host) => {
+        const cred = await (await credentials()).registry(host.toLowerCase());
+        return cred
+          ? { username: cred.username, secret: cred.secret, identityToken: cred.identityToken }
+          : undefined;
+      },
+    });
+  });
+
   return {
     io,
     env,
@@ -183,6 +202,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       const orgName = await org();
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
     }),
+    registry,
   };
 }
 

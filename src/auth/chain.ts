@@ -5,7 +5,16 @@ import type { Settings } from '../config/settings.js';
 import type { StoredEntry } from '../config/store.js';
 import { AuthError } from '../errors.js';
 import type { SecretStore } from './credential-helper.js';
-import { DOCKER_HUB_KEYS, dockerCredential, type HelperRunner } from './docker-config.js';
+import {
+  DOCKER_HUB_KEYS,
+  dockerCredential,
+  envDockerCredential,
+  type HelperRunner,
+  type ListedCredential,
+  listDockerCredentials,
+} from './docker-config.js';
+
+export type { ListedCredential };
 
 export interface Credential {
   username: string;
@@ -14,6 +23,8 @@ export interface Credential {
   source: string;
   /** Where the secret is kept: `file`, a helper program (`docker-credential-pass`), `environment`… */
   store?: string;
+  /** `secret` is an OAuth2 refresh token (a docker identity token), not a password. */
+  identityToken?: boolean;
 }
 
 export interface CredentialChain {
@@ -23,6 +34,8 @@ export interface CredentialChain {
   hubAccount(): Promise<{ username: string; source: string } | undefined>;
   /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
   registry(host: string): Promise<Credential | undefined>;
+  /** Every registry credential there is, in the order the chain consults them; no secret. */
+  listRegistries(): Promise<ListedCredential[]>;
 }
 
 export interface ChainDeps {
@@ -107,17 +120,22 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
   }
 
   async function registry(host: string): Promise<Credential | undefined> {
+    // DOCKER_AUTH_CONFIG first: CI hands a job its registry logins this way.
+    const fromEnv = await envDockerCredential(
+      env,
+      isDockerHubRegistry(host) ? DOCKER_HUB_KEYS[0]! : host,
+      deps.helperRunner,
+    );
+    if (fromEnv) return fromEnv;
     if (isDockerHubRegistry(host)) {
       // Docker Hub's registry takes the hub account — only when that account is Docker Hub's: a
       // credential for another --base-url (a staging hub) is never offered to docker.io.
       if (isDockerHubApi(settings.baseUrl)) return hub();
-      const docker = await dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
-      return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+      return dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
     }
     const stored = deps.store().registryCredential(host);
     if (stored) return unpack(stored, `stored credential for ${host}`);
-    const docker = await dockerCredential(env, host, deps.helperRunner);
-    return docker ? { username: docker.username, secret: docker.secret, source: docker.source } : undefined;
+    return dockerCredential(env, host, deps.helperRunner);
   }
 
   async function hubAccount(): Promise<{ username: string; source: string } | undefined> {
@@ -127,5 +145,26 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     return hub();
   }
 
-  return { hub, hubAccount, registry };
+  async function listRegistries(): Promise<ListedCredential[]> {
+    const docker = await listDockerCredentials(env, deps.helperRunner);
+    const fromEnv = docker.filter((c) => c.source === 'DOCKER_AUTH_CONFIG');
+    const store = deps.store();
+    const stored: ListedCredential[] = (store.registryHosts?.() ?? []).flatMap((host) => {
+      const c = store.registryCredential(host);
+      return c
+        ? [
+            {
+              registry: host,
+              username: c.username,
+              source:
+                'helper' in c ? `docker-credential-${c.helper} (via hubctl)` : 'hubctl credentials.json',
+              kind: 'password' as const,
+            },
+          ]
+        : [];
+    });
+    return [...fromEnv, ...stored, ...docker.filter((c) => c.source !== 'DOCKER_AUTH_CONFIG')];
+  }
+
+  return { hub, hubAccount, registry, listRegistries };
 }

@@ -11,6 +11,8 @@ export interface ConfigReader {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
   hubCredential(profile: string): StoredEntry | undefined;
   registryCredential(host: string): StoredEntry | undefined;
+  /** The registries with a stored credential (for `auth status`). */
+  registryHosts?(): string[];
 }
 
 /** A missing file reads as empty; a corrupt one is refused as the config store refuses it. */
@@ -39,6 +41,10 @@ export function openConfigReader(dir: string): ConfigReader {
     getProfile: (profile) => ({ ...entry(readJson(dir, 'config'), 'profiles', profile) }),
     hubCredential: (profile) => entry(readJson(dir, 'credentials'), 'hub', profile),
     registryCredential: (host) => entry(readJson(dir, 'credentials'), 'registries', host),
+    registryHosts: () => {
+      const table = readJson(dir, 'credentials').registries;
+      return table && typeof table === 'object' ? Object.keys(table).slice(0, 1000) : [];
+    },
   };
 }
 

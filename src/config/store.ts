@@ -71,6 +71,8 @@ export interface ConfigStore {
   setHubCredential(profile: string, credential: StoredEntry): void;
   deleteHubCredential(profile: string): boolean;
   registryCredential(host: string): StoredEntry | undefined;
+  /** The registries with a stored credential (for `auth status`). */
+  registryHosts(): string[];
   setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
   /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
@@ -168,6 +170,7 @@ export function openConfigStore(dir: string): ConfigStore {
     },
     deleteHubCredential: (profile) => deleteEntry('credentials', 'hub', profile),
     registryCredential: (host) => entry('credentials', 'registries', host),
+    registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
     setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),

@@ -131,6 +131,8 @@ export interface HubEmulator {
   requests: RecordedRequest[];
   /** The registry config values pointing at this emulator's token service. */
   registryAuth: { realm: string; service: string; issuer: string; certPath: string };
+  /** Docker identity tokens the registry token service accepts (POST refresh_token grant), to account. */
+  registryRefreshTokens: Map<string, string>;
   clearRequests(): void;
   /** Recorded requests whose path equals `path` (or matches it), optionally of one method. */
   requestsTo(path: string | RegExp, method?: string): RecordedRequest[];
@@ -195,6 +197,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
   const creds = createCredentials({ state, material, clock, settings });
 
   const registryService = opts.registryService ?? 'hub-emulator-registry';
+  const registryRefreshTokens = new Map<string, string>();
   const registryIssuer = opts.registryIssuer ?? 'hub-emulator';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<undefined> {
@@ -243,10 +246,12 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
           lifetime: settings.registryLifetime,
           anonymous: opts.registryAnonymous ?? 'pull',
           authenticate: creds.registryCredentials,
+          refreshTokens: registryRefreshTokens,
         },
         req,
         res,
         url.searchParams,
+        body,
       );
     }
     if (path === '/v2/auth/token') {
@@ -309,6 +314,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     port,
     state,
     requests,
+    registryRefreshTokens,
     get registryAuth() {
       if (!material.cert) throw new Error(`hub emulator: ${material.certError}; registry tests need it`);
       return {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as catalog from './catalog.js';
 import * as copy from './copy.js';
 import * as del from './delete.js';
 import * as digest from './digest.js';
@@ -12,6 +13,7 @@ export function register(group: Command, host: CommandHost): void {
   inspect.register(group, host);
   digest.register(group, host);
   tags.register(group, host);
+  catalog.register(group, host);
   pull.register(group, host);
   push.register(group, host);
   copy.register(group, host);
