@@ -77,6 +77,8 @@ export interface HubEmulatorOptions {
   jwtLifetime?: number;
   /** Answer the policy list in pages of this size, with `next_page_token`. */
   policyPageSize?: number;
+  /** Milliseconds added before every answer (benches: a distant server). */
+  latencyMs?: number;
   /** Policies per organization (default 100). */
   maxPolicies?: number;
   /** Rules per policy (default 250). */
@@ -102,7 +104,8 @@ export interface RuleSeed {
   name: string;
   actions: string[];
   decision: string;
-  resources: string[];
+  /** Absent on an HTTP rule, which has `http_resources` instead. */
+  resources?: string[];
   [extra: string]: unknown;
 }
 
@@ -142,6 +145,8 @@ export interface HubEmulator {
   setRegistryTokenLifetime(seconds: number): void;
   setTokenField(field: 'access_token' | 'token'): void;
   setPolicyPageSize(size: number | undefined): void;
+  /** Milliseconds added before every answer from now on. */
+  setLatency(ms: number): void;
   /** Makes every hub JWT issued so far invalid (401), as a server-side revocation would. */
   invalidateJwts(): void;
   /** A hub JWT for a user, as the token exchange would issue it. */
@@ -172,6 +177,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     epoch: 0,
   };
   const requests: RecordedRequest[] = [];
+  let latencyMs = opts.latencyMs ?? 0;
   const faults = new FaultQueue();
   const counters = { pol_: 0, rule_: 0 };
   let lastStampMs = 0;
@@ -222,6 +228,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
       ...(json === undefined ? {} : { json }),
     };
     requests.push(record);
+    if (latencyMs > 0) await sleep(latencyMs);
 
     const step = faults.take(method, url.pathname);
     if (step) {
@@ -343,6 +350,9 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     },
     setTokenField: (f) => {
       settings.tokenField = f;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     setPolicyPageSize: (n) => {
       gov.policyPageSize = n;
