@@ -1,6 +1,7 @@
 // main(argv): parse, run, and map errors to exit codes (src/report.ts, the only place that does the
 // mapping and the only place that prints an error). Start-up is measured (bench/startup.mjs): this
 // module loads nothing but the version, and everything else only on the path that needs it.
+import { setMaxListeners } from 'node:events';
 import { isatty } from 'node:tty';
 import type { ContextDeps } from './context.js';
 import { VERSION } from './version.js';
@@ -34,6 +35,9 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
 /** The real process: its streams, environment and Ctrl-C. */
 export function realDeps(): ContextDeps {
   const controller = new AbortController();
+  // Every request in flight listens on this one signal: copy --all-tags has 4 tags × 4 blobs and
+  // their HEADs at once, past node's warning at 10 ("possible EventTarget memory leak").
+  setMaxListeners(256, controller.signal);
   let interrupts = 0;
   process.on('SIGINT', () => {
     // First Ctrl-C: let commands cancel uploads and remove temporary files; second: leave now.
