@@ -30,6 +30,16 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
   }
   const run = deps ?? realDeps();
   try {
+    if (!deps) {
+      // The real process compiles dist's chunks through a V8 code cache (src/compile-cache.ts).
+      const { compileCacheDir, useCompileCache } = await import('./compile-cache.js');
+      useCompileCache(
+        new URL('./chunks', import.meta.url).pathname,
+        compileCacheDir(process.env, process.version),
+        (write) => process.once('exit', write),
+        String(process.pid),
+      );
+    }
     const { buildProgram } = await import('./program.js');
     const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {
