@@ -6,7 +6,9 @@
 // per size, and prints decisions per second for: the compiled engine, the naive evaluator, parsing
 // the NDJSON alone (JSON.parse per line), hubctl's own batch reader alone, and the end-to-end batch
 // (read + evaluate + serialize), with the goals' ratios.
-// Options: --requests N (default 1000000), --sizes 10,100,1000,10000.
+// Then the same with HTTP rules (issue 14): 10,000 mixed rules (network and HTTP), half the requests
+// connections and half HTTP requests, with the goal ≥ 1M decisions/s.
+// Options: --requests N (default 1000000), --sizes 10,100,1000,10000, --http-size N (0: skip).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +22,7 @@ const opt = (name, def) => {
 };
 const REQUESTS = Number(opt('requests', '1000000'));
 const SIZES = opt('sizes', '10,100,1000,10000').split(',').map(Number);
+const HTTP_SIZE = Number(opt('http-size', '10000'));
 
 // inside node_modules/.cache so that the external `yaml` resolves from the project
 const cacheDir = join(root, 'node_modules', '.cache');
@@ -139,6 +142,82 @@ function generate(size, seed) {
     }
   }
   return { policies, hits, fsHits };
+}
+
+const METHODS = ['request:get', 'request:post', 'request:delete', 'request:head'];
+
+// Mixed rules: half network rules (as generate), half HTTP rules on hosts of the same shapes, with
+// literal paths, `*` and `**`; some HTTP denies carve out of network allows.
+function generateHttp(size, seed) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const base = generate(Math.ceil(size / 2), seed);
+  const net = base.policies
+    .flatMap((p) => p.rules)
+    .filter((x) => x.resources.length > 0 && !x.actions.includes('read'));
+  const rules = [];
+  const requests = []; // [method, url] known to hit some HTTP rule
+  for (let i = 0; rules.length < size - net.length; i++) {
+    const host = `${pick(WORDS)}${i}.svc${i % 89}.dev`;
+    const kind = r();
+    const path =
+      kind < 0.4 ? `/v1/${pick(WORDS)}` : kind < 0.7 ? `/repos/*/${pick(WORDS)}` : `/api/${pick(WORDS)}/**`;
+    const concrete = path.replace('*/', `${pick(WORDS)}/`).replace('/**', `/${pick(WORDS)}/${pick(WORDS)}`);
+    const actions = r() < 0.5 ? ['request:get'] : ['request:get', 'request:post', 'request:head'];
+    const port = r() < 0.3 ? 443 : undefined;
+    rules.push({
+      name: `http-${i}`,
+      actions,
+      decision: r() < 0.1 ? 'deny' : 'allow',
+      http_resources: [port ? { host, port, path } : { host, path }],
+    });
+    requests.push([pick(actions), `https://${host}${concrete}`]);
+  }
+  // carve-outs: HTTP denies under network allows
+  const netHosts = base.hits.filter((h) => !h.includes(':') && !/^\d/.test(h)).slice(0, 50);
+  for (const h of netHosts.slice(0, 20)) {
+    rules.push({
+      name: `carve-${h}`,
+      actions: ['request:delete'],
+      decision: 'deny',
+      http_resources: [{ host: h, path: '/**' }],
+    });
+  }
+  const policies = [];
+  for (const [domain, list] of [
+    ['net', net],
+    ['http', rules],
+  ]) {
+    for (let i = 0; i < list.length; i += 250)
+      policies.push({ name: `${domain}-policy-${i / 250}`, rules: list.slice(i, i + 250) });
+  }
+  return { policies, hits: base.hits, netHosts, requests };
+}
+
+function httpRequestsFor({ hits, netHosts, requests }, count, seed) {
+  const r = rng(seed);
+  const reqs = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const x = r();
+    if (x < 0.35) reqs[i] = { action: 'connect:tcp', destination: hits[Math.floor(r() * hits.length)] };
+    else if (x < 0.5)
+      reqs[i] = { action: 'connect:tcp', destination: `${WORDS[i % WORDS.length]}${i}.unknown${i % 13}.org` };
+    else if (x < 0.8) {
+      const [action, destination] = requests[Math.floor(r() * requests.length)];
+      reqs[i] = { action, destination };
+    } else if (x < 0.9) {
+      const h = netHosts[Math.floor(r() * netHosts.length)];
+      reqs[i] = {
+        action: METHODS[i % METHODS.length],
+        destination: `https://${h}/repos/${WORDS[i % WORDS.length]}`,
+      };
+    } else
+      reqs[i] = {
+        action: 'request:get',
+        destination: `https://${WORDS[i % WORDS.length]}${i}.unknown.org/x`,
+      };
+  }
+  return reqs;
 }
 
 function requestsFor({ hits, fsHits }, count, seed) {
@@ -297,6 +376,51 @@ for (const size of SIZES) {
   );
 }
 
+let httpRow = null;
+if (HTTP_SIZE > 0) {
+  const generated = generateHttp(HTTP_SIZE, 7);
+  const docs = await engine.parsePolicyDocument(JSON.stringify(generated.policies), 'bench-http.json');
+  const compiled = timeOnce(() => engine.compilePolicies(docs));
+  const set = compiled.value;
+  const reqs = httpRequestsFor(generated, REQUESTS, 8);
+  for (let i = 0; i < 50_000; i++) engine.evaluate(set, reqs[i].action, reqs[i].destination);
+  const run = (list) =>
+    timeIt(() => {
+      let denied = 0;
+      for (let i = 0; i < list.length; i++) {
+        const q = list[i];
+        if (engine.evaluate(set, q.action, q.destination).decision === 'deny') denied++;
+      }
+      return denied;
+    });
+  const eng = run(reqs);
+  const httpOnly = reqs.filter((q) => q.action.startsWith('request:'));
+  const engHttp = run(httpOnly);
+  // cross-check with the naive evaluator on a sample
+  for (let i = 0; i < 300; i++) {
+    const q = reqs[i];
+    const a = engine.evaluate(set, q.action, q.destination).decision;
+    const b = naive.naiveEvaluate(docs, q.action, q.destination).decision;
+    if (a !== b) throw new Error(`engine and naive disagree on ${q.action} ${q.destination}`);
+  }
+  httpRow = {
+    rules: set.ruleCount,
+    httpRules: generated.policies
+      .filter((p) => p.name.startsWith('http'))
+      .reduce((n, p) => n + p.rules.length, 0),
+    compileMs: compiled.seconds * 1000,
+    engine: reqs.length / eng.seconds,
+    engineWall: reqs.length / eng.wall,
+    http: httpOnly.length / engHttp.seconds,
+    denyShare: eng.value / reqs.length,
+  };
+  console.log(
+    `${String(httpRow.rules).padStart(6)} rules (${httpRow.httpRules} HTTP)  compile ${httpRow.compileMs.toFixed(1).padStart(7)} ms  ` +
+      `engine ${fmt(httpRow.engine).padStart(7)}/s (wall ${fmt(httpRow.engineWall)}/s; half connections, half HTTP requests)  ` +
+      `HTTP requests alone ${fmt(httpRow.http)}/s  denied ${(httpRow.denyShare * 100).toFixed(0)}%`,
+  );
+}
+
 console.log('');
 console.log('Goals:');
 let ok = true;
@@ -332,6 +456,13 @@ for (const r of rows) {
     `batch within 2× of parse-only at ${r.size} rules`,
     ratio <= 2,
     `parse-only / batch = ${ratio.toFixed(2)}× (hubctl's reader alone / batch = ${(r.read / r.batch).toFixed(2)}×)`,
+  );
+}
+if (httpRow !== null) {
+  check(
+    `≥ 1,000,000 decisions/s at ${httpRow.rules} mixed network and HTTP rules`,
+    httpRow.engine >= 1e6,
+    `${fmt(httpRow.engine)}/s (${(httpRow.engine / 1e6).toFixed(2)}× the goal)`,
   );
 }
 process.exitCode = ok ? 0 : 1;

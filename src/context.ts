@@ -5,7 +5,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AccessTokenClient } from './api/access-tokens.js';
+import type { EngineClient } from './api/engine/client.js';
 import type { GovernanceClient } from './api/governance.js';
+import type { RegistryClient } from './api/registry/client.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
@@ -48,6 +50,10 @@ export interface Context {
   hubSession(): Promise<HubSession>;
   accessTokens(): Promise<AccessTokenClient>;
   governance(): Promise<GovernanceClient>;
+  /** The container engine at --engine-host or DOCKER_HOST; the API version is negotiated on first use. */
+  engine(): Promise<EngineClient>;
+  /** OCI registries: credentials from the chain, tokens per registry and scope. */
+  registry(): Promise<RegistryClient>;
 }
 
 export interface ContextDeps {
@@ -114,6 +120,26 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
   });
+  const engine = memo(async () => {
+    const [{ engineAddress }, { checkPinnedVersion }, { createEngineClient }, { engineDispatcher }] =
+      await Promise.all([
+        import('./api/engine/address.js'),
+        import('./api/engine/api-version.js'),
+        import('./api/engine/client.js'),
+        import('./http/engine-transport.js'),
+      ]);
+    const address = engineAddress(globals.engineHost, env);
+    const pinned = env.DOCKER_API_VERSION ? checkPinnedVersion(env.DOCKER_API_VERSION) : undefined;
+    const { createHttpClient } = await import('./http/client.js');
+    const http = createHttpClient({
+      userAgent: `hubctl/${VERSION} node/${process.versions.node}`,
+      clock,
+      debug: globals.debug ? debug : undefined,
+      dispatcher: engineDispatcher(address.transport),
+      retryBaseMs: deps.retryBaseMs,
+    });
+    return createEngineClient({ http, address, pinned });
+  });
   const credentials = memo(async () => {
     const { createCredentialChain } = await import('./auth/chain.js');
     const store = await reader();
@@ -121,14 +147,29 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   });
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
+    const { createJwtCache } = await import('./auth/jwt-cache.js');
+    const { readJwtCacheFile } = await import('./config/read.js');
     const chain = await credentials();
-    const { baseUrl, governanceUrl } = await settings();
+    const { profile, baseUrl, governanceUrl } = await settings();
+    // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
+    const cache =
+      env.HUBCTL_JWT_CACHE === 'off'
+        ? undefined
+        : createJwtCache({
+            profile,
+            origin: new URL(baseUrl).origin,
+            read: () => readJwtCacheFile(configDir()),
+            writer: config,
+            debug,
+          });
     return createHubSession({
       http: await http(),
       clock,
       baseUrl,
       alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
+      account: chain.hubAccount,
+      cache,
     });
   });
   const org = async () => {
@@ -140,6 +181,22 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     }
     return value;
   };
+
+  const registry = memo(async () => {
+    const { RegistryClient } = await import('./api/registry/client.js');
+    return new RegistryClient({
+      http: await http(),
+      clock,
+      plainHttpHosts: globals.plainHttp,
+      signal: deps.signal,
+      credentials: async (host) => {
+        const cred = await (await credentials()).registry(host.toLowerCase());
+        return cred
+          ? { username: cred.username, secret: cred.secret, identityToken: cred.identityToken }
+          : undefined;
+      },
+    });
+  });
 
   return {
     io,
@@ -159,6 +216,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     http,
     credentials,
     hubSession,
+    engine,
     accessTokens: memo(async () => {
       const { createAccessTokenClient } = await import('./api/access-tokens.js');
       return createAccessTokenClient(await hubSession(), (await settings()).baseUrl);
@@ -168,6 +226,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       const orgName = await org();
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
     }),
+    registry,
   };
 }
 

@@ -10,6 +10,8 @@ export const ExitCode = {
   NOT_FOUND: 5,
   CONFLICT: 6,
   NETWORK: 7,
+  /** `policy diff`: the organization differs from the files (not an error). */
+  DIFFERS: 10,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

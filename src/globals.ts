@@ -15,6 +15,8 @@ export interface GlobalOptions {
   caFile?: string;
   /** Registry hosts to reach over plain HTTP, besides loopback. */
   plainHttp: string[];
+  /** The container engine's address (overrides DOCKER_HOST). */
+  engineHost?: string;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {

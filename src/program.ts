@@ -37,6 +37,11 @@ export const GROUPS: CommandGroup[] = [
     load: () => import('./commands/image/index.js'),
   },
   {
+    name: 'engine',
+    description: 'Show the local container engine: API version negotiated, registry settings',
+    load: () => import('./commands/engine/index.js'),
+  },
+  {
     name: 'auth',
     description: 'Log in and out, and show who you are',
     load: () => import('./commands/auth/index.js'),
@@ -61,6 +66,7 @@ const VALUE_OPTIONS = new Set([
   '--governance-url',
   '--ca-file',
   '--plain-http',
+  '--engine-host',
 ]);
 
 /** The group named on the command line (`hubctl --org x token list` → token), if any. */
@@ -98,6 +104,7 @@ export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
     yes: Boolean(opts.yes),
     caFile: opts.caFile as string | undefined,
     plainHttp: (opts.plainHttp as string[] | undefined) ?? [],
+    engineHost: opts.engineHost as string | undefined,
   };
 }
 
@@ -139,6 +146,12 @@ export async function buildProgram(
     .addOption(
       new Option('--plain-http <host>', 'reach this registry host over plain HTTP (repeatable)').argParser(
         collectRepeat,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--engine-host <address>',
+        'container engine: unix://PATH or tcp://HOST:PORT (env DOCKER_HOST)',
       ),
     )
     .addOption(new Option('--debug', 'trace HTTP requests on stderr, secrets redacted; show stack traces'))

@@ -13,7 +13,7 @@ import {
   UnexpectedAnswerError,
 } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
-import type { Policy, PolicySummary, Rule } from '../policy/model.js';
+import type { CedarV1, HttpResource, Policy, PolicySummary, Rule } from '../policy/model.js';
 import { readAnswer, type v } from './answer.js';
 import { MAX_POLICIES, MAX_RULES } from './limits.js';
 import {
@@ -41,18 +41,34 @@ export const MAX_POLICY_PAGES = 10 * MAX_POLICIES;
 export interface CreatePolicyBody {
   name: string;
   scope?: { teams?: string[] };
+  /** Makes a Cedar policy (`type: cedar_v1`) instead of an allowlist. */
+  cedar_v1?: CedarV1;
 }
 export interface UpdatePolicyBody {
   name?: string;
   scope?: { teams?: string[] };
+  /** A Cedar policy's new text (cedar_v1 policies only). */
+  cedar_v1?: CedarV1;
 }
 export interface CreateRuleBody {
   name: string;
   actions: string[];
   decision: 'allow' | 'deny';
-  resources: string[];
+  /** Network or filesystem resources; or, for an HTTP rule, `http_resources` in their place. */
+  resources?: string[];
+  http_resources?: HttpResource[];
 }
-export type UpdateRuleBody = Partial<CreateRuleBody>;
+/**
+ * Absent fields are unchanged. Switching a rule between `resources` and `http_resources` sends the
+ * new list and `null` for the other.
+ */
+export interface UpdateRuleBody {
+  name?: string;
+  actions?: string[];
+  decision?: 'allow' | 'deny';
+  resources?: string[] | null;
+  http_resources?: HttpResource[] | null;
+}
 
 export interface GovernanceClient {
   readonly org: string;

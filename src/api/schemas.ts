@@ -23,8 +23,8 @@ const rule = v.pipe(
     actions: strings,
     decision: v.picklist(['allow', 'deny']),
     resources: v.optional(strings),
-    // Issue 14 gives their shape ({host, port?, path}); read here only as a list.
-    http_resources: v.optional(v.array(v.unknown())),
+    // HTTP rules (issue 14): {host, port?, path}, checked again when a policy is parsed.
+    http_resources: v.optional(v.array(object({ host: text, port: v.optional(v.number()), path: text }))),
   }),
   v.check(
     (r) => r.resources !== undefined || r.http_resources !== undefined,
@@ -47,13 +47,13 @@ const policy = object({
   allowlist_v0: v.nullish(
     object({ domain: v.optional(v.picklist(['network', 'filesystem'])), rules: v.array(rule) }),
   ),
+  cedar_v1: v.nullish(object({ text, schema_url: v.nullish(v.string()) })),
 });
 
 /** PolicySummary: `type` names the rule-set format, `allowlist_v0` or another (`cedar_v1`). */
 const policySummary = object({ ...policyFields, type: text });
 
-// The wire types (src/policy/model.ts) keep `resources` required for the rules hubctl evaluates;
-// a rule that carries http_resources instead is passed on as the server gave it.
+// The wire types are src/policy/model.ts's: a rule has `resources` or `http_resources`.
 export const PolicyAnswer = policy as unknown as v.GenericSchema<unknown, GovPolicy>;
 export const RuleAnswer = rule as unknown as v.GenericSchema<unknown, GovRule>;
 export const PolicyListAnswer = object({

@@ -37,3 +37,10 @@ declare module 'undici/lib/api/api-request.js' {
     options: Dispatcher.RequestOptions,
   ): Promise<Dispatcher.ResponseData>;
 }
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent as UndiciAgent } from 'undici';
+
+  const Agent: typeof UndiciAgent;
+  export default Agent;
+}

@@ -1,13 +1,12 @@
-// docker-archive files (`docker save` / `docker load`). Reading: a legacy archive (manifest.json,
-// <id>.json config, <id>/layer.tar) becomes a docker v2 manifest with digests computed by streaming
-// each layer once; an archive that also holds an OCI layout (docker 25+, and what hubctl writes)
-// is read through its index.json, which keeps the original digests. Writing: manifest.json plus
-// an OCI layout of the same blobs, so both `docker load` and an OCI reader understand it.
+// `docker-archive:FILE[:REF]` (`docker save` / `docker load`). Reading: an archive that holds an OCI
+// layout too (docker 25+, and what hubctl writes) is read through its index.json, which keeps the
+// original digests; a legacy one (manifest.json, <id>.json config, <id>/layer.tar) becomes a docker
+// v2 manifest, each layer's digest computed by streaming it once. REF picks the image of a
+// multi-image archive: a `name:tag` of its RepoTags, or `@N`. Writing: one image, front to back
+// with no staging copy, as manifest.json plus an OCI layout of the same blobs, so both `docker load`
+// and an OCI reader understand it; REF (or the source's name) becomes its RepoTags.
 
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { sha256Digest } from '../api/registry/manifest.js';
 import {
   type Descriptor,
@@ -18,9 +17,14 @@ import {
   type ImageManifest,
 } from '../api/registry/media-types.js';
 import { NotFoundError, UsageError, ValidationError } from '../errors.js';
-import type { LocalImage } from './local-image.js';
-import { type LocalBlobSource, type OciLayout, REF_NAME } from './oci-layout.js';
-import { indexTar, openTarEntry, readTarEntry, type TarEntry, TarWriter } from './tar.js';
+import { formatReference, parseReference } from '../ref/reference.js';
+import { parseIndexJson, REF_NAME } from './oci-layout.js';
+import { localManifest } from './oci-store.js';
+import type { BlobRead, ImageSource, StoredManifest } from './store.js';
+import type { TarEntry } from './tar.js';
+import { ArchiveDestination, blobEntryName, TarFile } from './tar-image.js';
+
+const IMAGE_NAME = 'io.containerd.image.name';
 
 interface ArchiveManifestEntry {
   Config: string;
@@ -28,176 +32,181 @@ interface ArchiveManifestEntry {
   Layers: string[];
 }
 
-class TarBlobs implements LocalBlobSource {
-  constructor(
-    private readonly path: string,
-    private readonly byDigest: Map<string, TarEntry>,
-  ) {}
-
-  private entry(digest: string): TarEntry {
-    const e = this.byDigest.get(digest);
-    if (!e) throw new NotFoundError(`blob ${digest} is not in ${this.path}`);
-    return e;
-  }
-
-  async readBlob(digest: string): Promise<Buffer> {
-    return readTarEntry(this.path, this.entry(digest));
-  }
-
-  async openBlob(digest: string, start = 0, end?: number): Promise<Readable> {
-    return openTarEntry(this.path, this.entry(digest), start, end);
-  }
-
-  async blobSize(digest: string): Promise<number | undefined> {
-    return this.byDigest.get(digest)?.size;
+/** `app:1` and `docker.io/library/app:1` name the same image. */
+function sameName(a: string, b: string): boolean {
+  try {
+    return formatReference(parseReference(a)) === formatReference(parseReference(b));
+  } catch {
+    return a === b;
   }
 }
 
-async function digestEntry(path: string, entry: TarEntry): Promise<{ digest: string; gzip: boolean }> {
+/** The item REF names among `names` (one list of names per image), or the only one. */
+function pick(path: string, ref: string | undefined, names: string[][]): number {
+  if (ref?.startsWith('@')) {
+    const n = Number(ref.slice(1));
+    if (n >= names.length)
+      throw new NotFoundError(`${path} holds ${names.length} images: there is no ${ref}`);
+    return n;
+  }
+  if (ref !== undefined) {
+    const i = names.findIndex((list) => list.some((t) => sameName(t, ref)));
+    if (i < 0) {
+      const all = names.flat();
+      throw new NotFoundError(`no image named ${ref} in ${path}`, {
+        hint:
+          all.length > 0
+            ? `Images there: ${all.join(', ')}.`
+            : 'Name one by position: docker-archive:FILE:@0.',
+      });
+    }
+    return i;
+  }
+  if (names.length === 1) return 0;
+  if (names.length === 0) throw new NotFoundError(`${path} holds no image`);
+  throw new UsageError(
+    `${path} holds ${names.length} images: name one with docker-archive:${path}:REF (a name:tag, or @0 to @${names.length - 1})`,
+  );
+}
+
+async function digestEntry(tar: TarFile, entry: TarEntry): Promise<{ digest: string; gzip: boolean }> {
   const hash = createHash('sha256');
   let first: Buffer | undefined;
-  for await (const chunk of openTarEntry(path, entry)) {
+  for await (const chunk of tar.openBlob('', 0, undefined, entry).body) {
     first ??= chunk as Buffer;
     hash.update(chunk as Buffer);
   }
-  return {
-    digest: `sha256:${hash.digest('hex')}`,
-    gzip: first !== undefined && first[0] === 0x1f && first[1] === 0x8b,
-  };
+  return { digest: `sha256:${hash.digest('hex')}`, gzip: first?.[0] === 0x1f && first[1] === 0x8b };
 }
 
-export async function readDockerArchive(path: string): Promise<LocalImage> {
-  let entries: Map<string, TarEntry>;
-  try {
-    entries = await indexTar(path);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') throw new NotFoundError(`${path} does not exist`);
-    throw err;
-  }
-  const blobs = new Map<string, TarEntry>();
-  for (const e of entries.values()) {
-    const m = /^blobs\/sha256\/([a-f0-9]{64})$/.exec(e.name);
-    if (m) blobs.set(`sha256:${m[1]}`, e);
-  }
+export class DockerArchiveSource implements ImageSource {
+  readonly rereadable = true;
+  private constructor(
+    readonly name: string,
+    private readonly tar: TarFile,
+    private readonly top: Descriptor,
+    /** Blobs by digest; a legacy archive's are named by id, not digest. */
+    private readonly byDigest: Map<string, TarEntry>,
+    /** A legacy archive's manifest, made here. */
+    private readonly made?: StoredManifest,
+  ) {}
 
-  const indexEntry = entries.get('index.json');
-  if (indexEntry && entries.has('oci-layout')) {
-    const index = JSON.parse((await readTarEntry(path, indexEntry)).toString('utf8')) as {
-      manifests?: Descriptor[];
-    };
-    const top = index.manifests?.[0];
-    if (top && blobs.has(top.digest)) {
-      if ((index.manifests?.length ?? 0) > 1) {
-        throw new UsageError(
-          `${path} holds ${index.manifests?.length} images; hubctl pushes archives of one image`,
-        );
-      }
-      const source = new TarBlobs(path, blobs);
-      const bytes = await source.readBlob(top.digest);
-      if (sha256Digest(bytes) !== top.digest)
-        throw new ValidationError(`${path}: ${top.digest} does not match its digest`);
-      return {
-        top: { bytes, digest: top.digest, mediaType: top.mediaType },
-        blobs: source,
-        describe: `docker-archive:${path}`,
-      };
+  static async open(name: string, path: string, ref?: string): Promise<DockerArchiveSource> {
+    const tar = await TarFile.open(path);
+    const indexEntry = tar.entry('index.json');
+    if (indexEntry && tar.entry('oci-layout')) {
+      const index = parseIndexJson((await tar.read(indexEntry)).toString('utf8'), `${path} (index.json)`);
+      const names = index.manifests.map((d) =>
+        [d.annotations?.[IMAGE_NAME], d.annotations?.[REF_NAME]].filter((n): n is string => !!n),
+      );
+      // Not found here (or several and no REF): manifest.json decides, and says what there is.
+      let found: Descriptor | undefined;
+      try {
+        found = index.manifests[pick(path, ref, names)];
+      } catch {}
+      if (found && tar.blobs.has(found.digest)) return new DockerArchiveSource(name, tar, found, tar.blobs);
     }
-  }
-
-  const manifestEntry = entries.get('manifest.json');
-  if (!manifestEntry) throw new ValidationError(`${path} is not a docker archive (no manifest.json)`);
-  const list = JSON.parse(
-    (await readTarEntry(path, manifestEntry)).toString('utf8'),
-  ) as ArchiveManifestEntry[];
-  if (!Array.isArray(list) || list.length !== 1) {
-    throw new UsageError(
-      `${path} holds ${Array.isArray(list) ? list.length : 0} images; hubctl pushes archives of one image`,
-    );
-  }
-  const item = list[0]!;
-  const configEntry = entries.get(item.Config);
-  if (!configEntry) throw new ValidationError(`${path}: the config ${item.Config} is missing`);
-  const byDigest = new Map(blobs);
-  const configBytes = await readTarEntry(path, configEntry);
-  const configDigest = sha256Digest(configBytes);
-  byDigest.set(configDigest, configEntry);
-  const layers: Descriptor[] = [];
-  for (const name of item.Layers) {
-    const entry = entries.get(name);
-    if (!entry) throw new ValidationError(`${path}: the layer ${name} is missing`);
-    const { digest, gzip } = await digestEntry(path, entry);
-    byDigest.set(digest, entry);
-    layers.push({ mediaType: gzip ? DOCKER_LAYER_GZIP : DOCKER_LAYER_TAR, digest, size: entry.size });
-  }
-  const manifest: ImageManifest = {
-    schemaVersion: 2,
-    mediaType: DOCKER_MANIFEST,
-    config: { mediaType: DOCKER_CONFIG, digest: configDigest, size: configBytes.length },
-    layers,
-  };
-  const bytes = Buffer.from(JSON.stringify(manifest));
-  return {
-    top: { bytes, digest: sha256Digest(bytes), mediaType: DOCKER_MANIFEST },
-    blobs: new TarBlobs(path, byDigest),
-    describe: `docker-archive:${path}`,
-  };
-}
-
-/**
- * Writes one image manifest (already complete in `layout`) as a docker archive, through a
- * temporary file and a rename.
- */
-export async function writeDockerArchive(
-  path: string,
-  layout: OciLayout,
-  top: { digest: string; mediaType: string; size: number },
-  manifest: ImageManifest,
-  repoTag: string | undefined,
-): Promise<void> {
-  const tmp = `${path}.partial`;
-  const out = createWriteStream(tmp);
-  const tar = new TarWriter(out);
-  try {
-    const blobName = (d: string) => `blobs/sha256/${d.slice('sha256:'.length)}`;
-    await tar.addBuffer('oci-layout', Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' })));
-    await tar.addDirectory('blobs');
-    await tar.addDirectory('blobs/sha256');
-    for (const d of [manifest.config, ...manifest.layers]) {
-      await tar.addStream(blobName(d.digest), d.size, await layout.openBlob(d.digest));
+    const manifestEntry = tar.entry('manifest.json');
+    if (!manifestEntry) throw new ValidationError(`${path} is not a docker archive (no manifest.json)`);
+    let list: ArchiveManifestEntry[];
+    try {
+      list = JSON.parse((await tar.read(manifestEntry)).toString('utf8')) as ArchiveManifestEntry[];
+      if (!Array.isArray(list) || list.some((e) => typeof e?.Config !== 'string' || !Array.isArray(e.Layers)))
+        throw new Error('not a list of images');
+    } catch (err) {
+      throw new ValidationError(`${path}: manifest.json is not a docker archive manifest`, { cause: err });
     }
-    await tar.addBuffer(blobName(top.digest), await layout.readBlob(top.digest));
-    const index = {
+    const item =
+      list[
+        pick(
+          path,
+          ref,
+          list.map((e) => e.RepoTags ?? []),
+        )
+      ]!;
+    return DockerArchiveSource.legacy(name, tar, item);
+  }
+
+  private static async legacy(
+    name: string,
+    tar: TarFile,
+    item: ArchiveManifestEntry,
+  ): Promise<DockerArchiveSource> {
+    const missing = (what: string) => new ValidationError(`${tar.path}: the ${what} is missing`);
+    const configEntry = tar.entry(item.Config);
+    if (!configEntry) throw missing(`config ${item.Config}`);
+    const byDigest = new Map(tar.blobs);
+    const configBytes = await tar.read(configEntry);
+    const configDigest = sha256Digest(configBytes);
+    byDigest.set(configDigest, configEntry);
+    const layers: Descriptor[] = [];
+    for (const layerName of item.Layers) {
+      const entry = tar.entry(layerName);
+      if (!entry) throw missing(`layer ${layerName}`);
+      const { digest, gzip } = await digestEntry(tar, entry);
+      byDigest.set(digest, entry);
+      layers.push({ mediaType: gzip ? DOCKER_LAYER_GZIP : DOCKER_LAYER_TAR, digest, size: entry.size });
+    }
+    const manifest: ImageManifest = {
       schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: top.mediaType,
-          digest: top.digest,
-          size: top.size,
-          ...(repoTag
-            ? {
-                annotations: {
-                  'io.containerd.image.name': repoTag,
-                  [REF_NAME]: repoTag.slice(repoTag.lastIndexOf(':') + 1),
-                },
-              }
-            : {}),
-        },
-      ],
+      mediaType: DOCKER_MANIFEST,
+      config: { mediaType: DOCKER_CONFIG, digest: configDigest, size: configBytes.length },
+      layers,
     };
-    await tar.addBuffer('index.json', Buffer.from(JSON.stringify(index)));
-    const dockerManifest = [
+    const bytes = Buffer.from(JSON.stringify(manifest));
+    const top = { mediaType: DOCKER_MANIFEST, digest: sha256Digest(bytes), size: bytes.length };
+    const made = localManifest(bytes, top, name);
+    return new DockerArchiveSource(name, tar, top, byDigest, made);
+  }
+
+  async resolve(): Promise<Descriptor> {
+    return this.top;
+  }
+
+  async getManifest(d: Descriptor): Promise<StoredManifest> {
+    if (this.made?.digest === d.digest) return this.made;
+    return localManifest(await this.tar.readBlob(d.digest), d, this.name);
+  }
+
+  async openBlob(d: Descriptor, start = 0, end?: number): Promise<BlobRead> {
+    const entry = this.byDigest.get(d.digest);
+    if (!entry) throw new NotFoundError(`blob ${d.digest} is not in ${this.tar.path}`);
+    return this.tar.openBlob(d.digest, start, end, entry);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export class DockerArchiveDestination extends ArchiveDestination {
+  readonly accepts = 'any';
+  readonly multiPlatform = false;
+
+  /** `repoTag`: the name `docker load` gives the image (none: untagged). */
+  constructor(
+    name: string,
+    path: string,
+    private readonly repoTag: string | undefined,
+  ) {
+    super(name, path);
+  }
+
+  protected async finish(top: StoredManifest): Promise<void> {
+    if (top.parsed.kind !== 'image') throw new Error('a docker archive holds an image manifest');
+    const manifest = top.parsed.manifest;
+    const tag = this.repoTag;
+    const annotations = tag
+      ? { [IMAGE_NAME]: tag, [REF_NAME]: tag.slice(tag.lastIndexOf(':') + 1) }
+      : undefined;
+    const entry = { mediaType: top.mediaType, digest: top.digest, size: top.bytes.length };
+    const index = { schemaVersion: 2, manifests: [{ ...entry, ...(annotations ? { annotations } : {}) }] };
+    await this.writer.putBuffer('index.json', Buffer.from(JSON.stringify(index)));
+    const legacy = [
       {
-        Config: blobName(manifest.config.digest),
-        RepoTags: repoTag ? [repoTag] : [],
-        Layers: manifest.layers.map((l) => blobName(l.digest)),
+        Config: blobEntryName(manifest.config.digest),
+        RepoTags: tag ? [tag] : [],
+        Layers: manifest.layers.map((l) => blobEntryName(l.digest)),
       },
     ];
-    await tar.addBuffer('manifest.json', Buffer.from(JSON.stringify(dockerManifest)));
-    await tar.finish();
-    await rename(tmp, path);
-  } catch (err) {
-    out.destroy();
-    await unlink(tmp).catch(() => undefined);
-    throw err;
+    await this.writer.putBuffer('manifest.json', Buffer.from(JSON.stringify(legacy)));
   }
 }

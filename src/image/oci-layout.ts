@@ -118,36 +118,12 @@ export class OciLayout implements LocalBlobSource {
     } catch {
       return { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [] };
     }
-    try {
-      const index = JSON.parse(text) as ImageIndex;
-      if (!Array.isArray(index.manifests)) throw new Error('no manifests');
-      return index;
-    } catch (err) {
-      throw new ValidationError(`${join(this.dir, 'index.json')} is not a valid OCI index`, { cause: err });
-    }
+    return parseIndexJson(text, join(this.dir, 'index.json'));
   }
 
-  /**
-   * The descriptor a tag names in index.json; without a tag, the only image in the layout (an
-   * error when there are several).
-   */
+  /** The descriptor a tag names in index.json (see pickFromIndex). */
   async resolve(tag?: string): Promise<Descriptor> {
-    const index = await this.readIndex();
-    if (tag !== undefined) {
-      const found = index.manifests.find((d) => d.annotations?.[REF_NAME] === tag);
-      if (!found) {
-        const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
-        throw new NotFoundError(`no image tagged "${tag}" in ${this.dir}`, {
-          hint: tags.length > 0 ? `Tags in this layout: ${tags.join(', ')}.` : undefined,
-        });
-      }
-      return found;
-    }
-    if (index.manifests.length === 1) return index.manifests[0]!;
-    if (index.manifests.length === 0) throw new NotFoundError(`${this.dir} holds no image`);
-    throw new UsageError(
-      `${this.dir} holds ${index.manifests.length} images: name one with oci:${this.dir}:TAG`,
-    );
+    return pickFromIndex(await this.readIndex(), tag, this.dir, 'oci');
   }
 
   /**
@@ -183,4 +159,42 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
   const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
   await writeFile(tmp, data);
   await rename(tmp, path);
+}
+
+/**
+ * The descriptor a tag names in an index.json; without a tag, the only image in it (an error when
+ * there are several). `transport` names the form to suggest (`oci:DIR:TAG`).
+ */
+export function pickFromIndex(
+  index: ImageIndex,
+  tag: string | undefined,
+  where: string,
+  transport: string,
+): Descriptor {
+  if (tag !== undefined) {
+    const found = index.manifests.find((d) => d.annotations?.[REF_NAME] === tag);
+    if (!found) {
+      const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
+      throw new NotFoundError(`no image tagged "${tag}" in ${where}`, {
+        hint: tags.length > 0 ? `Tags there: ${tags.join(', ')}.` : undefined,
+      });
+    }
+    return found;
+  }
+  if (index.manifests.length === 1) return index.manifests[0]!;
+  if (index.manifests.length === 0) throw new NotFoundError(`${where} holds no image`);
+  throw new UsageError(
+    `${where} holds ${index.manifests.length} images: name one with ${transport}:${where}:TAG`,
+  );
+}
+
+/** index.json's text as an index, or a sentence naming the file. */
+export function parseIndexJson(text: string, where: string): ImageIndex {
+  try {
+    const index = JSON.parse(text) as ImageIndex;
+    if (!index || !Array.isArray(index.manifests)) throw new Error('no manifests');
+    return index;
+  } catch (err) {
+    throw new ValidationError(`${where} is not a valid OCI index`, { cause: err });
+  }
 }

@@ -18,13 +18,13 @@ export interface TarEntry {
   type: string;
 }
 
-function readString(buf: Buffer, off: number, len: number): string {
+export function readString(buf: Buffer, off: number, len: number): string {
   const slice = buf.subarray(off, off + len);
   const nul = slice.indexOf(0);
   return slice.subarray(0, nul < 0 ? len : nul).toString('utf8');
 }
 
-function readOctal(buf: Buffer, off: number, len: number): number {
+export function readOctal(buf: Buffer, off: number, len: number): number {
   // Base-256 (GNU) for sizes over 8 GiB.
   if ((buf[off]! & 0x80) !== 0) {
     let n = 0;
@@ -35,7 +35,7 @@ function readOctal(buf: Buffer, off: number, len: number): number {
   return s === '' ? 0 : Number.parseInt(s, 8);
 }
 
-function parsePax(data: Buffer): Record<string, string> {
+export function parsePax(data: Buffer): Record<string, string> {
   const out: Record<string, string> = {};
   let i = 0;
   while (i < data.length) {

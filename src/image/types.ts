@@ -8,8 +8,13 @@ export interface BlobResult {
 
 /** The `--json` result of pull, push and copy. */
 export interface TransferResult {
+  /** The destination as the user wrote it (a registry in its canonical form). */
   reference: string;
+  /** The source, likewise. */
+  source: string;
   digest: string;
   mediaType: string;
   blobs: BlobResult[];
+  /** Docker manifests were converted to OCI: the source's digest, which the destination's replaces. */
+  convertedFrom?: string;
 }

@@ -5,7 +5,7 @@
 import { escapeControl } from './escape.js';
 import type { IO } from './io.js';
 
-export type BlobAction = 'pushed' | 'mounted' | 'skipped' | 'pulled';
+export type BlobAction = 'pushed' | 'mounted' | 'skipped' | 'pulled' | 'copied';
 
 export interface TransferProgress {
   /** A blob's transfer starts (or is known to be needed). */

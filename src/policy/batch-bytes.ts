@@ -4,6 +4,7 @@
 
 import { evaluateLine, HEAD, MIDDLE, parseRequestLine, TextBatch } from './batch-lines.js';
 import {
+  assertDecidable,
   type CompiledPolicySet,
   decide,
   decideHostChars,
@@ -86,6 +87,7 @@ export class BatchProcessor extends TextBatch {
     private readonly readOnly = false,
   ) {
     super(set, opts);
+    assertDecidable(set);
   }
 
   /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */

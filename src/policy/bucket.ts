@@ -4,6 +4,7 @@
 // Pure: no IO.
 
 import type { MatchedRule } from './compile.js';
+import type { HttpPattern } from './http.js';
 import type { NetworkPattern } from './network.js';
 import type { FilesystemPattern } from './path.js';
 
@@ -15,6 +16,8 @@ export interface Entry {
   readonly out: MatchedRule;
   readonly net: NetworkPattern | null;
   readonly fs: FilesystemPattern | null;
+  /** An HTTP rule's resource (`net` and `fs` are then null). */
+  readonly http: HttpPattern | null;
 }
 
 /** The ids of the entries a lookup matched, in a buffer reused from request to request. */

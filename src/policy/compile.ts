@@ -4,9 +4,10 @@
 // IPv6 CIDRs in a binary trie, path globs in a segment trie walked as a small NFA; and the shared
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { Entry } from './bucket.js';
+import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
-import { type Decision, domainOfAction, KNOWN_ACTIONS } from './model.js';
+import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
+import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
 import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
@@ -74,6 +75,14 @@ export interface CompiledPolicySet {
   readonly read: FilesystemIndex;
   /** @internal */
   readonly write: FilesystemIndex;
+  /** @internal the HTTP rules of each `request:*` action */
+  readonly http: ReadonlyMap<string, HttpIndex>;
+  /** @internal scratch: the segments of the HTTP request path being decided */
+  readonly pathBounds: PathBounds;
+  /** @internal scratch: the ids of the entries the decision being made matched */
+  readonly hits: Hits;
+  /** @internal scratch: those entries, sorted, when several matched */
+  readonly scratch: Entry[];
   /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
   readonly homeSegments: readonly string[] | null;
 }
@@ -95,6 +104,8 @@ export function compilePolicies(
   const filesystem = new Map<string, FilesystemIndex>();
   for (const a of KNOWN_ACTIONS.network) network.set(a, new NetworkIndex());
   for (const a of KNOWN_ACTIONS.filesystem) filesystem.set(a, new FilesystemIndex());
+  const http = new Map<string, HttpIndex>();
+  for (const a of HTTP_ACTIONS) http.set(a, new HttpIndex());
   const notEvaluated: NotEvaluated[] = [];
   const entries: Entry[] = [];
   let seq = 0;
@@ -118,12 +129,28 @@ export function compilePolicies(
       }
       ruleCount++;
       const decision: Decision = r.decision;
-      for (const resource of r.resources) {
+      for (const hr of r.http_resources ?? []) {
+        const resource = httpResourceText(hr);
+        const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
+        const pattern = parseHttpPattern(hr);
+        const e: Entry = {
+          seq: seq++,
+          ruleKey,
+          deny: decision === 'deny',
+          out,
+          net: null,
+          fs: null,
+          http: pattern,
+        };
+        entries.push(e);
+        for (const a of new Set(r.actions)) http.get(a)?.add(pattern, e.seq);
+      }
+      for (const resource of r.http_resources ? [] : r.resources) {
         const domain = domainOfAction(r.actions[0] ?? '');
         const net = domain === 'network' ? parseNetworkResource(resource) : null;
         const fs = domain === 'filesystem' ? parseFilesystemResource(resource) : null;
         const out = Object.freeze({ policy: p.name, rule: r.name, resource, decision });
-        const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs };
+        const e: Entry = { seq: seq++, ruleKey, deny: decision === 'deny', out, net, fs, http: null };
         entries.push(e);
         for (const a of new Set(r.actions)) {
           if (net) network.get(a)?.add(net, e.seq);
@@ -151,6 +178,10 @@ export function compilePolicies(
     udp: network.get('connect:udp')!,
     read: filesystem.get('read')!,
     write: filesystem.get('write')!,
+    http,
+    pathBounds: new PathBounds(),
+    hits: new Hits(),
+    scratch: [],
     homeSegments: homeSegmentsOf(options.home),
   };
 }

@@ -1,11 +1,20 @@
 // Policy documents: YAML or JSON files holding the API's Policy (what `policy get --json` prints)
-// or the authoring form `{name, scope?, rules: [...]}`, or a list of either. Rules and policies that
-// hubctl cannot evaluate (`cedar_v1`, `http_resources`, unknown actions) are kept and marked, never
-// dropped and never matched. Pure: no IO (`yaml` is loaded only when a YAML file is parsed).
+// or the authoring form `{name, scope?, rules: [...]}` / `{name, scope?, cedar_v1: {text, schema_url}}`,
+// or a list of either. HTTP rules (`request:*` actions with `http_resources`) and Cedar policies are
+// checked and carried. Rules and policies that hubctl cannot evaluate (`cedar_v1`, unknown actions)
+// are kept and marked, never dropped and never matched. Pure: no IO (`yaml` is loaded only when a YAML file is parsed).
 import { HubctlError, ValidationError } from '../errors.js';
-import { type Domain, domainOfAction, type Policy, policyType, type Scope } from './model.js';
+import {
+  type CedarV1,
+  type Domain,
+  domainOfAction,
+  type HttpResource,
+  type Policy,
+  policyType,
+  type Scope,
+} from './model.js';
 import { parseResource } from './resource.js';
-import { domainOfActions, validateRule } from './validate.js';
+import { domainOfActions, isHttpActionList, validateHttpResource, validateRule } from './validate.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
 
 export interface RuleDoc {
@@ -14,7 +23,10 @@ export interface RuleDoc {
   actions: string[];
   /** `allow` or `deny` for evaluated rules; as written for others. */
   decision: string;
+  /** Network or filesystem resources; empty for an HTTP rule. */
   resources: string[];
+  /** The HTTP resources of an HTTP rule (`request:*` actions); set only then. */
+  http_resources?: HttpResource[];
   domain?: Domain;
   /** Why hubctl does not evaluate this rule (set only then). */
   notEvaluated?: string;
@@ -30,6 +42,8 @@ export interface PolicyDoc {
   scope: Scope;
   domain?: Domain;
   rules: RuleDoc[];
+  /** The Cedar text of a `cedar_v1` policy (set only then). */
+  cedar_v1?: CedarV1;
   /** Why hubctl does not evaluate this policy at all (set only then). */
   notEvaluated?: string;
 }
@@ -74,17 +88,13 @@ function parseRule(source: string, path: string, v: unknown, index: number): Rul
   const id = typeof v.id === 'string' ? v.id : undefined;
   const actions = stringsOrEmpty(v.actions);
   const unknown = actions.filter((a) => domainOfAction(a) === undefined);
-  let notEvaluated: string | undefined;
-  if (v.http_resources !== undefined) notEvaluated = 'it has http_resources (a newer rule format)';
-  else if (unknown.length > 0)
-    notEvaluated = `its action${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not known to hubctl`;
-  if (notEvaluated) {
+  if (unknown.length > 0) {
     const name = typeof v.name === 'string' && v.name !== '' ? v.name : (id ?? `rule ${index + 1}`);
     const decision = typeof v.decision === 'string' ? v.decision : '';
-    return { id, name, actions, decision, resources: stringsOrEmpty(v.resources), notEvaluated };
-  }
-  for (const field of ['name', 'actions', 'decision', 'resources']) {
-    if (v[field] === undefined) fail(at(source, join(path, field)), `a rule needs "${field}"`);
+    const rule: RuleDoc = { id, name, actions, decision, resources: stringsOrEmpty(v.resources) };
+    if (Array.isArray(v.http_resources)) rule.http_resources = v.http_resources as HttpResource[];
+    rule.notEvaluated = `its action${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not known to hubctl`;
+    return rule;
   }
   const where = (field: string) => at(source, join(path, field));
   const guard = <T>(field: string, f: () => T): T => {
@@ -95,6 +105,9 @@ function parseRule(source: string, path: string, v: unknown, index: number): Rul
       throw err;
     }
   };
+  for (const field of ['name', 'actions', 'decision']) {
+    if (v[field] === undefined) fail(where(field), `a rule needs "${field}"`);
+  }
   const r = guard('name', () =>
     validateRule({ name: v.name, actions: ['read'], decision: 'allow', resources: ['/'] }),
   );
@@ -104,9 +117,36 @@ function parseRule(source: string, path: string, v: unknown, index: number): Rul
     }
     return domainOfActions(v.actions as string[]);
   });
+  const http = guard('actions', () => isHttpActionList(v.actions as string[]));
   guard('decision', () =>
     validateRule({ name: 'x', actions: ['read'], decision: v.decision, resources: ['/'] }),
   );
+  const rule: RuleDoc = {
+    name: r.name,
+    actions: [...new Set(v.actions as string[])],
+    decision: v.decision as string,
+    resources: [],
+    domain,
+  };
+  if (http) {
+    rule.http_resources = parseHttpResources(where, guard, v);
+  } else {
+    rule.resources = parseResources(where, guard, v, domain);
+  }
+  if (id !== undefined) rule.id = id;
+  return rule;
+}
+
+type Guard = <T>(field: string, f: () => T) => T;
+
+function parseResources(where: (f: string) => string, guard: Guard, v: Obj, domain: Domain): string[] {
+  if (v.http_resources !== undefined && v.http_resources !== null) {
+    fail(
+      where('http_resources'),
+      `http_resources are for HTTP rules (request:* actions); ${domain} actions take "resources"`,
+    );
+  }
+  if (v.resources === undefined) fail(where('resources'), 'a rule needs "resources"');
   if (!Array.isArray(v.resources)) fail(where('resources'), '"resources" must be a list of strings');
   if (v.resources.length === 0) fail(where('resources'), `a rule needs at least one ${domain} resource`);
   (v.resources as unknown[]).forEach((res, i) => {
@@ -114,15 +154,33 @@ function parseRule(source: string, path: string, v: unknown, index: number): Rul
       fail(where(`resources[${i}]`), `a resource is a string, not ${JSON.stringify(res)}`);
     guard(`resources[${i}]`, () => parseResource(domain, res));
   });
-  const rule: RuleDoc = {
-    name: r.name,
-    actions: [...new Set(v.actions as string[])],
-    decision: v.decision as string,
-    resources: v.resources as string[],
-    domain,
-  };
-  if (id !== undefined) rule.id = id;
-  return rule;
+  return v.resources as string[];
+}
+
+function parseHttpResources(where: (f: string) => string, guard: Guard, v: Obj): HttpResource[] {
+  if (Array.isArray(v.resources) && v.resources.length > 0) {
+    fail(where('resources'), 'an HTTP rule (request:* actions) has "http_resources" in place of "resources"');
+  }
+  const list = v.http_resources;
+  if (list === undefined || list === null) {
+    fail(
+      where('http_resources'),
+      'an HTTP rule (request:* actions) needs "http_resources": a list of {host, port?, path}',
+    );
+  }
+  if (!Array.isArray(list))
+    fail(where('http_resources'), '"http_resources" must be a list of {host, port?, path}');
+  if (list.length === 0) fail(where('http_resources'), 'an HTTP rule needs at least one HTTP resource');
+  return list.map((res, i) => guard(`http_resources[${i}]`, () => validateHttpResource(res)));
+}
+
+function parseCedar(source: string, path: string, v: unknown): CedarV1 {
+  if (!isObj(v)) fail(at(source, path), 'cedar_v1 must be an object {text, schema_url}');
+  if (typeof v.text !== 'string') fail(at(source, join(path, 'text')), 'the Cedar text must be a string');
+  if (v.schema_url === undefined || v.schema_url === null) return { text: v.text };
+  if (typeof v.schema_url !== 'string')
+    fail(at(source, join(path, 'schema_url')), 'schema_url must be a string (the URL of the Cedar schema)');
+  return { text: v.text, schema_url: v.schema_url };
 }
 
 function finishRules(source: string, path: string, rules: RuleDoc[]): Domain | undefined {
@@ -163,24 +221,26 @@ function parsePolicyObject(source: string, path: string, v: unknown): PolicyDoc 
   const name = policyName(source, path, v);
   const id = typeof v.id === 'string' ? v.id : undefined;
   const scope = parseScope(source, join(path, 'scope'), v.scope);
+  if ('cedar_v1' in v && ('rules' in v || 'allowlist_v0' in v)) {
+    fail(at(source, path), 'a policy holds either rules (allowlist_v0) or cedar_v1, not both');
+  }
   if ('rules' in v && !('allowlist_v0' in v)) {
     const rules = parseRules(source, join(path, 'rules'), v.rules);
     const domain = finishRules(source, join(path, 'rules'), rules);
     return withId({ name, source, type: 'allowlist_v0', scope, domain, rules }, id);
   }
-  const type = policyType(v);
+  const type = v.cedar_v1 !== undefined && v.cedar_v1 !== null ? 'cedar_v1' : policyType(v);
   if (type !== 'allowlist_v0') {
-    return withId(
-      {
-        name,
-        source,
-        type,
-        scope,
-        rules: [],
-        notEvaluated: `it is a ${type} policy; hubctl evaluates allowlist_v0 only`,
-      },
-      id,
-    );
+    const doc: PolicyDoc = {
+      name,
+      source,
+      type,
+      scope,
+      rules: [],
+      notEvaluated: `it is a ${type} policy; hubctl evaluates allowlist_v0 only`,
+    };
+    if (type === 'cedar_v1') doc.cedar_v1 = parseCedar(source, join(path, 'cedar_v1'), v.cedar_v1);
+    return withId(doc, id);
   }
   const set = v.allowlist_v0;
   if (set !== undefined && set !== null && !isObj(set))

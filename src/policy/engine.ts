@@ -2,9 +2,10 @@
 // destination), not O(number of rules), and allocates nothing beyond the parsed destination when
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import { type Entry, Hits } from './bucket.js';
+import type { Entry } from './bucket.js';
 import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
-import { type Decision, type Domain, domainOfAction, KNOWN_ACTIONS } from './model.js';
+import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
+import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
   destinationOf,
   type NetworkDestination,
@@ -27,7 +28,7 @@ import { whyOf } from './why.js';
 export * from './compile.js';
 export { decisionJson } from './results.js';
 
-const ALLOWED = `${KNOWN_ACTIONS.network.join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')}`;
+const ALLOWED = `${KNOWN_ACTIONS.network.filter((a) => !isHttpAction(a)).join(', ')}, ${KNOWN_ACTIONS.filesystem.join(', ')} and request:get … request:trace`;
 
 function unknownAction(action: string): ValidationError {
   return new ValidationError(`unknown action "${action}"; hubctl evaluates ${ALLOWED}`);
@@ -40,9 +41,6 @@ export function domainForEvaluation(action: string): Domain {
   return d;
 }
 
-const hits = new Hits();
-const scratch: Entry[] = [];
-
 /** What `decide` returns when no shared result fits the hits: `mixedResult` makes it. */
 export const MIXED = -1;
 /**
@@ -52,8 +50,28 @@ export const MIXED = -1;
 export const NOT_PLAIN = -2;
 
 /**
+ * Refuses a set holding a policy or rule that hubctl cannot evaluate (a cedar_v1 policy, an unknown
+ * action or resource form): any decision could be wrong, since the service evaluates it (fail
+ * closed). Throws ValidationError naming the first, and how many more there are.
+ */
+export function assertDecidable(set: CompiledPolicySet): void {
+  const ne = set.notEvaluated;
+  if (ne.length === 0) return;
+  const first = ne[0]!;
+  const what =
+    first.rule === undefined
+      ? `policy "${first.policy}"`
+      : `rule "${first.rule}" of policy "${first.policy}"`;
+  const more = ne.length > 1 ? ` (and ${ne.length - 1} more: \`hubctl policy lint\` lists them)` : '';
+  throw new ValidationError(
+    `cannot decide: ${what} cannot be evaluated: ${first.reason}${more}; fix or remove it, or evaluate without it`,
+  );
+}
+
+/**
  * Decides one request (decisions §4): deny wins; an allow decides when no deny matches; no match
- * is a deny by default. Throws ValidationError for an unknown action or a malformed destination.
+ * is a deny by default. Throws ValidationError for an unknown action, a malformed destination, or a
+ * set that holds what hubctl cannot evaluate (assertDecidable).
  */
 export function evaluate(
   set: CompiledPolicySet,
@@ -61,6 +79,7 @@ export function evaluate(
   destination: string,
   opts?: EvaluateOptions,
 ): EvalResult {
+  if (set.notEvaluated.length !== 0) assertDecidable(set);
   if (opts !== undefined && opts.explain === true) return explained(set, action, destination);
   const code = decide(set, action, destination);
   return code >= 0 ? set.results[code]! : mixedResult(set);
@@ -71,20 +90,44 @@ export function evaluate(
  * is made from the entries that matched (`mixedResult`, to be called before the next decision).
  */
 export function decide(set: CompiledPolicySet, action: string, destination: string): number {
-  hits.n = 0;
+  set.hits.n = 0;
   const net = networkIndex(set, action);
   if (net !== null) {
     // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
     // same scan.
     const scanned = scanDestination(destination);
-    if (!net.lookupChars(scanned, destination.length, hits)) {
-      net.lookup(destinationOf(destination, scanned), hits);
+    if (!net.lookupChars(scanned, destination.length, set.hits)) {
+      net.lookup(destinationOf(destination, scanned), set.hits);
     }
   } else {
     const fs = pathIndex(set, action);
-    lookupPath(set, fs, parseFilesystemDestination(destination));
+    if (fs !== null) lookupPath(set, fs, parseFilesystemDestination(destination));
+    else lookupRequest(set, action, destination);
   }
   return hitsCode(set);
+}
+
+/**
+ * The hits of an HTTP request: the network rules of its connection (`connect:tcp` to host:port)
+ * and the HTTP rules of its method, deny winning over both (http.ts); throws for an unknown action.
+ * A plain `http(s)://host[:port]/path` is read in place; any other form parsed (or refused).
+ */
+function lookupRequest(set: CompiledPolicySet, action: string, destination: string): HttpRequest | null {
+  const index = set.http.get(action);
+  if (index === undefined) throw unknownAction(action);
+  const bounds = set.pathBounds;
+  const scanned = scanRequest(destination, bounds);
+  if (scanned >= 0) {
+    const end = scanned & 0xff;
+    const port = scanned >>> 8;
+    set.tcp.lookupHost(end, port, set.hits);
+    index.lookupHost(end, port, destination, bounds, set.hits);
+    return null;
+  }
+  const req = parseHttpRequest(destination, bounds);
+  set.tcp.lookup(req.dest, set.hits);
+  index.lookup(req.dest, req.path, bounds, set.hits);
+  return req;
 }
 
 /**
@@ -93,8 +136,8 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
  * destination is neither a plain hostname nor an IPv4 address: it then goes to `decide` as a string.
  */
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
-  hits.n = 0;
-  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, hits)) return NOT_PLAIN;
+  set.hits.n = 0;
+  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, set.hits)) return NOT_PLAIN;
   return hitsCode(set);
 }
 
@@ -112,17 +155,17 @@ export function decidePathBytes(
 ): number {
   const from = normalPathStart(b, s, e);
   if (from < 0) return NOT_PLAIN;
-  hits.n = 0;
+  set.hits.n = 0;
   const fs = write ? set.write : set.read;
   const home = b[s] === 126;
-  fs.lookupBytes(home, null, b, from, e, hits);
+  fs.lookupBytes(home, null, b, from, e, set.hits);
   // the other spelling under home, as lookupPath does
   const hs = set.homeSegments;
   if (hs !== null) {
-    if (home) fs.lookupBytes(false, hs, b, from, e, hits);
+    if (home) fs.lookupBytes(false, hs, b, from, e, set.hits);
     else {
       const tail = homeTail(b, from, e, hs);
-      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, hits);
+      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, set.hits);
     }
   }
   return hitsCode(set);
@@ -130,8 +173,8 @@ export function decidePathBytes(
 
 /** The result of the last decision that returned MIXED. */
 export function mixedResult(set: CompiledPolicySet): EvalResult {
-  if (hits.n === 2) {
-    const ids = hits.ids;
+  if (set.hits.n === 2) {
+    const ids = set.hits.ids;
     return pairResult(
       set.pairs,
       set.notEvaluated as NotEvaluated[],
@@ -144,8 +187,8 @@ export function mixedResult(set: CompiledPolicySet): EvalResult {
 
 /** The code of the hits' shared result when none or one entry matched; MIXED for more. */
 function hitsCode(set: CompiledPolicySet): number {
-  const n = hits.n;
-  if (n === 1) return hits.ids[0]!;
+  const n = set.hits.n;
+  if (n === 1) return set.hits.ids[0]!;
   return n === 0 ? set.entries.length : MIXED;
 }
 
@@ -154,11 +197,9 @@ function networkIndex(set: CompiledPolicySet, action: string): NetworkIndex | nu
   return action === 'connect:tcp' ? set.tcp : action === 'connect:udp' ? set.udp : null;
 }
 
-/** The path index of a filesystem action; throws for an unknown action. */
-function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex {
-  const fs = action === 'read' ? set.read : action === 'write' ? set.write : null;
-  if (fs === null) throw unknownAction(action);
-  return fs;
+/** The path index of a filesystem action, or null for any other action. */
+function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex | null {
+  return action === 'read' ? set.read : action === 'write' ? set.write : null;
 }
 
 /**
@@ -170,22 +211,27 @@ function lookupPath(
   fs: FilesystemIndex,
   fd: FilesystemDestination,
 ): FilesystemDestination | null {
-  fs.lookup(fd, hits);
+  fs.lookup(fd, set.hits);
   const alias = set.homeSegments === null ? null : homeAlias(fd, set.homeSegments);
-  if (alias !== null) fs.lookup(alias, hits);
+  if (alias !== null) fs.lookup(alias, set.hits);
   return alias;
 }
 
 /** `evaluate` with `explain`: every matching resource of every rule, and why it matched. */
 function explained(set: CompiledPolicySet, action: string, destination: string): EvalResult {
-  hits.n = 0;
+  set.hits.n = 0;
   const net = networkIndex(set, action);
   if (net !== null) {
     const nd = parseNetworkDestination(destination);
-    net.lookup(nd, hits);
+    net.lookup(nd, set.hits);
     return combine(set, true, nd, null, null);
   }
   const fs = pathIndex(set, action);
+  if (fs === null) {
+    // explained from the parsed request, whichever way it was looked up
+    const req = lookupRequest(set, action, destination) ?? parseHttpRequest(destination, set.pathBounds);
+    return combine(set, true, req.dest, null, null, req);
+  }
   const fd = parseFilesystemDestination(destination);
   const alias = lookupPath(set, fs, fd);
   return combine(set, true, null, fd, alias);
@@ -198,11 +244,12 @@ function combine(
   nd: NetworkDestination | null,
   fd: FilesystemDestination | null,
   alias: FilesystemDestination | null,
+  req: HttpRequest | null = null,
 ): EvalResult {
-  const n = hits.n;
+  const n = set.hits.n;
   if (n === 0) return explain ? { ...set.noMatch, matched: [] } : set.noMatch;
-  const ids = hits.ids;
-  const out = scratch;
+  const ids = set.hits.ids;
+  const out = set.scratch;
   // emptied by pop, which compiles inline (setting length calls into the runtime)
   while (out.length > 0) out.pop();
   for (let i = 0; i < n; i++) out.push(set.entries[ids[i]!]!);
@@ -219,7 +266,7 @@ function combine(
     lastRule = e.ruleKey;
     if (e.deny === deny && first) deciding.push(e.out);
     const spelled = alias !== null && e.fs !== null && e.fs.home === alias.home ? alias : fd;
-    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, spelled) });
+    if (explain) matched.push({ ...e.out, why: whyOf(e, nd, spelled, req) });
   }
   return {
     decision,

@@ -1,4 +1,6 @@
 // The policy engine's public surface. Pure: no IO.
+export * from './authored.js';
+export * from './authoring-schema.js';
 export * from './batch.js';
 export * from './document.js';
 export * from './engine.js';
@@ -18,5 +20,6 @@ export {
   parseFilesystemDestination,
   parseFilesystemResource,
 } from './path.js';
+export * from './plan.js';
 export * from './resource.js';
 export * from './validate.js';

@@ -1,5 +1,7 @@
 // IP literals, parsed by hand so the hot path allocates nothing for IPv4 and the grammar is exactly
-// ours (no zone ids, no octal or short IPv4 forms). Pure: no IO.
+// ours (no zone ids). The numeric IPv4 forms that resolvers and URL parsers also read (hex, octal,
+// short and integer forms) are recognized by the WHATWG URL rules, so that they are decided as the
+// address they name, never as a hostname. Pure: no IO.
 
 /** Strict dotted-quad IPv4 (`10.1.2.3`) in s[start, end) → unsigned 32-bit value, or -1. */
 export function parseIPv4(s: string, start = 0, end: number = s.length): number {
@@ -26,6 +28,77 @@ export function parseIPv4(s: string, start = 0, end: number = s.length): number 
   }
   if (digits === 0 || dots !== 3) return -1;
   return value * 256 + part;
+}
+
+/**
+ * The WHATWG URL "IPv4 number" of s[start, end): `0x…` hex, `0…` octal, else decimal; `0x` alone is
+ * 0. Returns -1 when it is not such a number (empty, or a digit outside the radix).
+ */
+function ipv4Number(s: string, start: number, end: number): number {
+  if (start === end) return -1;
+  let radix = 10;
+  let i = start;
+  if (end - i >= 2 && s.charCodeAt(i) === 48 && (s.charCodeAt(i + 1) | 32) === 120) {
+    radix = 16;
+    i += 2;
+  } else if (end - i >= 2 && s.charCodeAt(i) === 48) {
+    radix = 8;
+    i += 1;
+  }
+  let v = 0;
+  for (; i < end; i++) {
+    const d = hexValue(s.charCodeAt(i));
+    if (d < 0 || d >= radix) return -1;
+    // past 2^32 the exact value no longer matters: it is refused either way
+    v = Math.min(v * radix + d, 2 ** 33);
+  }
+  return v;
+}
+
+/**
+ * True when a host (lower case, one trailing dot allowed) ends in a number by the WHATWG URL rules
+ * (`127.1`, `0x7f000001`, `foo.0x1`): URL parsers then read it as IPv4, and fail if it is none.
+ */
+export function endsInNumber(host: string): boolean {
+  let end = host.length;
+  if (end > 1 && host.charCodeAt(end - 1) === 46) end--;
+  const start = host.lastIndexOf('.', end - 1) + 1;
+  if (start === end) return false;
+  let digits = true;
+  for (let i = start; i < end && digits; i++) {
+    const c = host.charCodeAt(i);
+    digits = c >= 48 && c <= 57;
+  }
+  return digits || ipv4Number(host, start, end) >= 0;
+}
+
+/**
+ * The IPv4 address of a host that ends in a number, read as the WHATWG URL parser (and inet_aton)
+ * reads it: one to four parts, each hex, octal or decimal, the last filling the remaining bytes
+ * (`127.1`, `169.254.43518`, `2852039166`, `0xa9.0xfe.0xa9.0xfe`, `0251.0376.0251.0376`). Returns
+ * the unsigned 32-bit value, or -1 when URL parsers refuse the host.
+ */
+export function parseLooseIPv4(host: string): number {
+  let end = host.length;
+  if (end > 1 && host.charCodeAt(end - 1) === 46) end--;
+  const parts: number[] = [];
+  let start = 0;
+  for (let i = 0; i <= end; i++) {
+    if (i < end && host.charCodeAt(i) !== 46) continue;
+    if (parts.length === 4) return -1;
+    const n = ipv4Number(host, start, i);
+    if (n < 0) return -1;
+    parts.push(n);
+    start = i + 1;
+  }
+  const last = parts.length - 1;
+  let value = 0;
+  for (let k = 0; k < last; k++) {
+    if (parts[k]! > 255) return -1;
+    value += parts[k]! * 256 ** (3 - k);
+  }
+  if (parts[last]! >= 256 ** (4 - last)) return -1;
+  return value + parts[last]!;
 }
 
 export function formatIPv4(v: number): string {

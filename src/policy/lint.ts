@@ -2,6 +2,7 @@
 // exact for network resources and for literal paths; for two path globs it is decided only when one
 // is a literal prefix followed by `**` (a safe under-approximation: no false warnings). Pure: no IO.
 import type { PolicyDoc } from './document.js';
+import { parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import { type FilesystemPattern, parseFilesystemResource } from './path.js';
@@ -13,7 +14,13 @@ export type LintCode =
   | 'DUPLICATE_RESOURCE'
   | 'OVERLAPPING_RESOURCE'
   | 'ALLOW_ALL_HOSTS'
-  | 'WRITE_WITHOUT_READ';
+  | 'WRITE_WITHOUT_READ'
+  /** A policy or rule hubctl cannot evaluate: `policy eval` refuses to decide while it is there. */
+  | 'NOT_EVALUATED'
+  /** Two rules of one policy share a name: `diff` and `apply` match rules by name. */
+  | 'DUPLICATE_RULE_NAME'
+  /** An HTTP rule under a network deny that blocks every request it matches. */
+  | 'UNREACHABLE_HTTP_RULE';
 
 export interface LintWarning {
   code: LintCode;
@@ -147,6 +154,38 @@ export function lintPolicies(policies: readonly PolicyDoc[]): LintWarning[] {
   const warn = (code: LintCode, x: Item, message: string) =>
     warnings.push({ code, policy: x.policy, rule: x.rule, resource: x.resource, message });
 
+  for (const p of policies) {
+    const skipped = p.notEvaluated ? [{ name: '', notEvaluated: p.notEvaluated }] : p.rules;
+    for (const r of skipped) {
+      if (!r.notEvaluated) continue;
+      const what = r.name === '' ? `policy "${p.name}"` : `rule "${r.name}" of policy "${p.name}"`;
+      warnings.push({
+        code: 'NOT_EVALUATED',
+        policy: p.name,
+        rule: r.name,
+        resource: '',
+        message: `${what} cannot be evaluated: ${r.notEvaluated}; \`policy eval\` refuses to decide while it is there`,
+      });
+    }
+  }
+
+  for (const p of policies) {
+    const seen = new Set<string>();
+    for (const r of p.rules) {
+      if (seen.has(r.name)) {
+        warnings.push({
+          code: 'DUPLICATE_RULE_NAME',
+          policy: p.name,
+          rule: r.name,
+          resource: '',
+          message: `policy "${p.name}" has more than one rule named "${r.name}"; rules are told apart by name (policy diff and apply)`,
+        });
+      }
+      seen.add(r.name);
+    }
+  }
+  unreachableHttpRules(policies, all, warnings);
+
   for (const x of all) {
     const n = x.net;
     if (n && (n.kind === 'one' || n.kind === 'many')) {
@@ -223,4 +262,28 @@ export function lintPolicies(policies: readonly PolicyDoc[]): LintWarning[] {
     }
   }
   return warnings;
+}
+
+/** HTTP rules whose every request a network deny (on `connect:tcp`) blocks before they are read. */
+function unreachableHttpRules(policies: readonly PolicyDoc[], all: Item[], warnings: LintWarning[]): void {
+  const denies = all.filter((y) => y.decision === 'deny' && y.net !== null && y.actions.has('connect:tcp'));
+  for (const p of policies) {
+    if (p.notEvaluated) continue;
+    for (const r of p.rules) {
+      if (r.notEvaluated) continue;
+      for (const hr of r.http_resources ?? []) {
+        const host = parseHttpPattern(hr).host;
+        const y = denies.find((d) => networkCovers(d.net!, host));
+        if (y === undefined) continue;
+        const resource = `${host.canonical}${hr.path}`;
+        warnings.push({
+          code: 'UNREACHABLE_HTTP_RULE',
+          policy: p.name,
+          rule: r.name,
+          resource,
+          message: `HTTP rule "${r.name}" of policy "${p.name}" never decides "${resource}": deny "${y.resource}" in ${where(y)} blocks every connection it matches, and no HTTP allow reopens a network deny`,
+        });
+      }
+    }
+  }
 }

@@ -7,17 +7,56 @@ export type Decision = 'allow' | 'deny';
 export const DOMAINS: readonly Domain[] = ['network', 'filesystem'];
 export const DECISIONS: readonly Decision[] = ['allow', 'deny'];
 
-/** The actions hubctl knows, by domain (interface.md "Actions by domain"). */
+/** HTTP (L7) actions: network domain, matched against `http_resources` (issue 14). */
+export const HTTP_ACTIONS: readonly string[] = [
+  'request:get',
+  'request:post',
+  'request:put',
+  'request:delete',
+  'request:patch',
+  'request:head',
+  'request:options',
+  'request:connect',
+  'request:trace',
+];
+
+/** The actions hubctl knows, by domain (interface.md "Actions by domain", plus HTTP actions). */
 export const KNOWN_ACTIONS: Readonly<Record<Domain, readonly string[]>> = {
-  network: ['connect:tcp', 'connect:udp'],
+  network: ['connect:tcp', 'connect:udp', ...HTTP_ACTIONS],
   filesystem: ['read', 'write'],
 };
 
-/** Domain of a known action, or undefined for an action hubctl does not know (`request:get`). */
+const HTTP_ACTION_SET: ReadonlySet<string> = new Set(HTTP_ACTIONS);
+
+/** True for `request:get` … `request:trace`. */
+export function isHttpAction(action: string): boolean {
+  return HTTP_ACTION_SET.has(action);
+}
+
+/** Domain of a known action, or undefined for an action hubctl does not know. */
 export function domainOfAction(action: string): Domain | undefined {
   if (action === 'connect:tcp' || action === 'connect:udp') return 'network';
   if (action === 'read' || action === 'write') return 'filesystem';
+  if (HTTP_ACTION_SET.has(action)) return 'network';
   return undefined;
+}
+
+/**
+ * One HTTP resource of an HTTP rule: a host without scheme or port (the network host forms), a
+ * port 1–65535 (absent: every port), and a canonical path starting with `/` (`*` one segment,
+ * `**` any depth).
+ */
+export interface HttpResource {
+  host: string;
+  port?: number;
+  path: string;
+}
+
+/** The text of a policy in the Cedar language, with the URL of the schema it is written against. */
+export interface CedarV1 {
+  text: string;
+  /** Absent when the policy names no schema. */
+  schema_url?: string;
 }
 
 export interface Rule {
@@ -25,9 +64,32 @@ export interface Rule {
   name: string;
   actions: string[];
   decision: Decision;
-  resources: string[];
-  /** Fields of newer API versions (`http_resources`, …) are kept as they came. */
+  /** Network or filesystem resources; absent on an HTTP rule. */
+  resources?: string[];
+  /** HTTP resources of an HTTP rule (`request:*` actions), in place of `resources`. */
+  http_resources?: HttpResource[];
+  /** Fields of newer API versions are kept as they came. */
   [extra: string]: unknown;
+}
+
+/** True when the rule is an HTTP (L7) rule: it carries `http_resources`. */
+export function isHttpRule(rule: { http_resources?: unknown; [k: string]: unknown }): boolean {
+  return rule.http_resources !== undefined && rule.http_resources !== null;
+}
+
+/** `host[:port]path`, the one-line text of an HTTP resource (tables, plans, messages). */
+export function httpResourceText(r: HttpResource): string {
+  return `${r.host}${r.port === undefined ? '' : `:${r.port}`}${r.path}`;
+}
+
+/** The resources of any rule as text: its resources, or its HTTP resources as `host[:port]path`. */
+export function resourceTexts(rule: { resources?: unknown; http_resources?: unknown }): string[] {
+  if (Array.isArray(rule.http_resources)) {
+    return rule.http_resources.map((r) =>
+      r !== null && typeof r === 'object' ? httpResourceText(r as HttpResource) : String(r),
+    );
+  }
+  return Array.isArray(rule.resources) ? rule.resources.map(String) : [];
 }
 
 export interface AllowlistV0 {
@@ -47,7 +109,9 @@ export interface Policy {
   created_at: string;
   updated_at: string;
   allowlist_v0?: AllowlistV0;
-  /** Other rule-set formats (`cedar_v1`, …) and fields of newer API versions, kept as they came. */
+  /** A Cedar policy, in place of `allowlist_v0` (`type: cedar_v1` in summaries). */
+  cedar_v1?: CedarV1;
+  /** Other rule-set formats and fields of newer API versions, kept as they came. */
   [extra: string]: unknown;
 }
 

@@ -146,12 +146,14 @@ export function scanHostChars(n: number): number {
   let c = 0;
   let digitsDots = true;
   let labelStart = 0;
+  let prevStart = 0;
   if (n === 0 || n > 254) return -1;
   for (; i < n; i++) {
     c = v[i]!;
     if (c === 46) {
       const len = i - labelStart;
       if (len === 0 || len > 63 || v[i - 1] === 45) return -1;
+      prevStart = labelStart;
       labelStart = i + 1;
     } else if ((c >= 97 && c <= 122) || c === 95) {
       digitsDots = false;
@@ -181,46 +183,66 @@ export function scanHostChars(n: number): number {
     port = p;
   }
   if (digitsDots) return DOTTED_QUAD;
+  // a last label starting with a digit may end in a number (`0x7f000001`, `a.1`): URL parsers
+  // then read an IPv4 address, so the general parser decides it
+  const lastFirst = v[last === 0 ? prevStart : labelStart]!;
+  if (lastFirst >= 48 && lastFirst <= 57) return -1;
   const end = last === 0 ? i - 1 : i;
   if (end > 253) return -1;
   return (port << 8) | end;
 }
 
 function parseSlow(value: string): NetworkDestination {
-  let s = value;
+  const s = value;
   if (s === '') throw badDestination(value, 'it is empty');
-  if (/\s/.test(s)) throw badDestination(value, 'it contains whitespace');
-  let defaultPort = DEFAULT_PORT;
+  if (/[\s\x00-\x1f\x7f]/.test(s))
+    throw badDestination(value, 'it contains whitespace or a control character');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(s);
-  if (scheme) {
-    const name = scheme[1]!.toLowerCase();
-    let authority = s.slice(scheme[0].length);
-    const endAuth = authority.search(/[/?#]/);
-    if (endAuth >= 0) authority = authority.slice(0, endAuth);
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) authority = authority.slice(at + 1);
-    if (authority === '') throw badDestination(value, 'the URL has no host');
-    const known = DEFAULT_PORTS[name];
-    s = authority;
-    if (known === undefined) {
-      const hp = splitHostPort(s);
-      if (typeof hp !== 'string' && hp.port === 0) {
-        throw badDestination(value, `the scheme "${name}" has no default port hubctl knows; add :port`);
-      }
-    } else {
-      defaultPort = known;
-    }
-  } else if (s.includes('/')) {
-    throw badDestination(value, 'a path needs a URL with a scheme (https://host/path)');
-  }
+  if (scheme) return parseUrl(value, scheme[1]!.toLowerCase());
+  if (s.includes('\\')) throw badDestination(value, 'a backslash is not allowed');
+  if (s.includes('/')) throw badDestination(value, 'a path needs a URL with a scheme (https://host/path)');
   if (s.includes('*')) throw badDestination(value, 'a destination names one host; wildcards are for rules');
   if (s.includes('@')) throw badDestination(value, 'user names ("user@") need a URL');
   const hp = splitHostPort(s);
   if (typeof hp === 'string') throw badDestination(value, hp);
-  const hv = parseHost(hp.host);
+  return hostDestination(value, hp.host, hp.bracketed, hp.port === 0 ? DEFAULT_PORT : hp.port);
+}
+
+/**
+ * A destination given as a URL, split by the WHATWG URL rules (Node's URL): the host is the one a
+ * browser, curl's URL API and Node would connect to, user info is ignored, special schemes have their
+ * numeric hosts, percent-encoding and IDNs already read. A backslash is refused: URL parsers split
+ * `https://a\@b/` at different places.
+ */
+function parseUrl(value: string, scheme: string): NetworkDestination {
+  if (value.includes('\\')) {
+    throw badDestination(value, 'a backslash in a URL is read as "/" by some URL parsers and not by others');
+  }
+  if (/^[^:]*:\/\/(?:[/?#]|$)/.test(value)) throw badDestination(value, 'the URL has no host');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badDestination(value, 'it is not a valid URL');
+  }
+  const host = url.hostname;
+  if (host === '') throw badDestination(value, 'the URL has no host');
+  const port = url.port === '' ? DEFAULT_PORTS[scheme] : Number(url.port);
+  if (port === undefined) {
+    throw badDestination(value, `the scheme "${scheme}" has no default port hubctl knows; add :port`);
+  }
+  if (port === 0) throw badDestination(value, 'port 0 is not a destination');
+  if (host.startsWith('[')) return hostDestination(value, host.slice(1, -1), true, port);
+  // the opaque host of a non-special scheme (ssh://) keeps its percent-encoding
+  if (host.includes('%')) throw badDestination(value, 'a percent-encoded host is not allowed');
+  return hostDestination(value, host, false, port);
+}
+
+/** A destination's host (an IP in any numeric form parsers read, or a hostname) and port. */
+function hostDestination(value: string, raw: string, bracketed: boolean, port: number): NetworkDestination {
+  const hv = parseHost(raw, true);
   if (typeof hv === 'string') throw badDestination(value, hv);
-  if (hv.family === 0 && hp.bracketed) throw badDestination(value, 'brackets are only for IPv6 addresses');
-  const port = hp.port === 0 ? defaultPort : hp.port;
+  if (hv.family === 0 && bracketed) throw badDestination(value, 'brackets are only for IPv6 addresses');
   if (hv.family === 0) return { host: hv.host, port, family: 0, v4: 0, v6: null };
   if (hv.family === 4) return { host: hv.host, port, family: 4, v4: hv.v4, v6: null };
   return { host: hv.host, port, family: 6, v4: 0, v6: hv.v6 };

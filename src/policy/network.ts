@@ -3,6 +3,7 @@
 // destinations (network-destination.ts) share. Pure: no IO.
 import { ValidationError } from '../errors.js';
 import {
+  endsInNumber,
   formatIPv4,
   formatIPv6,
   isIPv4Mapped,
@@ -11,6 +12,7 @@ import {
   maskV6,
   parseIPv4,
   parseIPv6,
+  parseLooseIPv4,
 } from './ip.js';
 
 /** Port 0 on a pattern means "any port". */
@@ -74,16 +76,6 @@ export function hostnameProblem(h: string, start = 0): string | null {
   return null;
 }
 
-export function isDigitsAndDots(s: string): boolean {
-  let digits = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits = true;
-    else if (c !== 46) return false;
-  }
-  return digits;
-}
-
 /** Port text → 1–65535, or a problem string. */
 export function parsePort(text: string): number | string {
   if (text === '') return 'the port is empty';
@@ -104,8 +96,13 @@ export type HostValue =
   | { family: 4; v4: number; host: string }
   | { family: 6; v6: number[]; host: string };
 
-/** A host (no port): IPv4, IPv6 (unbracketed), or a hostname. Returns a problem string on error. */
-export function parseHost(raw: string): HostValue | string {
+/**
+ * A host (no port): IPv4, IPv6 (unbracketed), or a hostname. Returns a problem string on error. A
+ * host that ends in a number is an IPv4 address (the WHATWG URL rules, which resolvers share): in
+ * the dotted-quad form always; in another numeric form (`0xa9fea9fe`, `127.1`) only when `loose`
+ * (a destination), since a rule written so may be read as a hostname by the service.
+ */
+export function parseHost(raw: string, loose = false): HostValue | string {
   if (raw.includes(':')) {
     const g = parseIPv6(raw);
     if (!g)
@@ -116,12 +113,17 @@ export function parseHost(raw: string): HostValue | string {
     }
     return { family: 6, v6: g, host: formatIPv6(g) };
   }
-  if (isDigitsAndDots(raw)) {
-    const v4 = parseIPv4(raw);
-    if (v4 < 0) return `"${raw}" is not a valid IPv4 address (four numbers 0–255 without leading zeros)`;
-    return { family: 4, v4, host: formatIPv4(v4) };
-  }
   const host = lowerHost(raw);
+  if (endsInNumber(host)) {
+    const strict = parseIPv4(host);
+    if (strict >= 0) return { family: 4, v4: strict, host: formatIPv4(strict) };
+    const v4 = parseLooseIPv4(host);
+    if (v4 < 0)
+      return `"${raw}" is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)`;
+    if (loose) return { family: 4, v4, host: formatIPv4(v4) };
+    const text = formatIPv4(v4);
+    return `"${raw}" is not a valid IPv4 address as written: URL parsers and resolvers read it as ${text}, a service may read it as a name; write ${text}`;
+  }
   const problem = hostnameProblem(host);
   if (problem) return problem;
   return { family: 0, host };
@@ -166,7 +168,7 @@ export function parseNetworkResource(value: string): NetworkPattern {
   if (slash >= 0) {
     const addr = s.slice(0, slash);
     const len = s.slice(slash + 1);
-    const looksIp = addr.includes(':') || isDigitsAndDots(addr);
+    const looksIp = addr.includes(':') || endsInNumber(addr.toLowerCase());
     if (!looksIp || len.includes('/'))
       throw badResource(s, 'a resource has no path ("/…") unless it is a CIDR');
     if (!/^[0-9]{1,3}$/.test(len)) throw badResource(s, `CIDR prefix length "${len}" is not a number`);
@@ -191,7 +193,10 @@ export function parseNetworkResource(value: string): NetworkPattern {
       });
     }
     const v4 = parseIPv4(addr);
-    if (v4 < 0) throw badResource(s, `"${addr}" is not a valid IPv4 address`);
+    if (v4 < 0) {
+      const hv = parseHost(addr);
+      throw badResource(s, typeof hv === 'string' ? hv : `"${addr}" is not a valid IPv4 address`);
+    }
     if (prefix > 32) throw badResource(s, `an IPv4 prefix length is 0–32, not ${prefix}`);
     return cidr4(s, v4, prefix, null);
   }
@@ -218,7 +223,7 @@ export function parseNetworkResource(value: string): NetworkPattern {
     }
     if (rest.includes('*')) throw badResource(s, 'a wildcard is allowed only as the whole first label');
     const suffix = lowerHost(rest);
-    if (isDigitsAndDots(suffix)) throw badResource(s, 'a wildcard pattern names a domain, not an IP address');
+    if (endsInNumber(suffix)) throw badResource(s, 'a wildcard pattern names a domain, not an IP address');
     const problem = hostnameProblem(suffix);
     if (problem) throw badResource(s, problem);
     const prefix = kind === 'one' ? '*.' : '**.';

@@ -216,6 +216,39 @@ describe('import rules', () => {
     expect(bad).toEqual([]);
   });
 
+  it('commands reach an image place only through the store interface (places, transfer), never a back end', () => {
+    // What commands may use of src/image: the door to the places, the one transfer, the platform
+    // selection, shared types, the registry-only delete plan, and the state stores they build.
+    const allowed = [
+      'image/places.js',
+      'image/transfer.js',
+      'image/select.js',
+      'image/store.js',
+      'image/platform.js',
+      'image/types.js',
+      'image/delete.js',
+      'image/resume-state.js',
+      'image/all-tags.js',
+      'image/image-config.js',
+    ];
+    const bad: string[] = [];
+    for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
+      for (const spec of f.runtime.filter((s) => s.startsWith('.'))) {
+        const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
+          .split('\\')
+          .join('/');
+        if (target.startsWith('image/') && !allowed.includes(target)) bad.push(`${f.path} imports ${spec}`);
+        // The registry client is built by the context (ctx.registry()), not by a command.
+        if (target.startsWith('api/registry/client')) bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+    // And the rule bites: an image command does use the door.
+    expect(files.find((f) => f.path === 'commands/image/shared.ts')?.runtime).toContain(
+      '../../image/places.js',
+    );
+  });
+
   it('src never imports test code', () => {
     const bad = files.flatMap((f) =>
       f.runtime

@@ -26,12 +26,14 @@ beforeAll(() => {
   binDir = tmp('hubctl-bin-');
   helperLog = join(binDir, 'helper.log');
   const script = `#!/bin/sh
+if [ "$1" = list ]; then echo '{"https://index.docker.io/v1/":"hubuser","tokens.example":"<token>"}'; exit 0; fi
 [ "$1" = get ] || exit 2
 read server
 echo "$server" >> "${helperLog}"
 case "$server" in
   https://index.docker.io/v1/) echo '{"ServerURL":"https://index.docker.io/v1/","Username":"hubuser","Secret":"hub-helper-secret"}' ;;
   registry.example.com:5000) echo '{"ServerURL":"registry.example.com:5000","Username":"reguser","Secret":"reg-helper-secret"}' ;;
+  tokens.example) echo '{"ServerURL":"tokens.example","Username":"<token>","Secret":"helper-identity-token"}' ;;
   *) echo "credentials not found in native keychain"; exit 1 ;;
 esac
 `;
@@ -70,6 +72,7 @@ describe('credential chain: first source wins', () => {
       username: 'envuser',
       secret: 'hub_pat_env',
       source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)',
+      store: 'environment',
     });
   });
 
@@ -91,6 +94,7 @@ describe('credential chain: first source wins', () => {
       username: 'bob',
       secret: 'bob-secret',
       source: 'stored credential of profile "staging"',
+      store: 'file',
     });
     // Another profile has nothing stored: falls through to docker's Docker Hub login.
     expect((await chain({ DOCKER_CONFIG: docker }, { store, profile: 'default' }).hub())?.source).toBe(
@@ -196,6 +200,7 @@ describe('registry credentials', () => {
       username: 'ci',
       secret: 'ci-secret',
       source: 'stored credential for localhost:5000',
+      store: 'file',
     });
     expect(await c.registry('registry.example.com:5000')).toEqual({
       username: 'reguser',
@@ -289,5 +294,78 @@ describe('registry credentials', () => {
   it('finds config.json under DOCKER_CONFIG, else ~/.docker', () => {
     expect(dockerConfigPath({ DOCKER_CONFIG: '/d' })).toBe('/d/config.json');
     expect(dockerConfigPath({ HOME: '/home/u' })).toBe('/home/u/.docker/config.json');
+  });
+});
+
+describe('registry credentials for CI: DOCKER_AUTH_CONFIG and identity tokens', () => {
+  it('DOCKER_AUTH_CONFIG comes first, before a stored credential and the docker config file', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setRegistryCredential('localhost:5000', { username: 'stored', secret: 's' });
+    const env = {
+      DOCKER_AUTH_CONFIG: JSON.stringify({ auths: { 'localhost:5000': { auth: basic('ci', 'from-env') } } }),
+      DOCKER_CONFIG: dockerDir({ auths: { 'localhost:5000': { auth: basic('file', 'f') } } }),
+    };
+    expect(await chain(env, { store }).registry('localhost:5000')).toEqual({
+      username: 'ci',
+      secret: 'from-env',
+      source: 'DOCKER_AUTH_CONFIG (auths)',
+    });
+    // Malformed: ignored, like a malformed file; the next source answers.
+    expect(
+      (await chain({ ...env, DOCKER_AUTH_CONFIG: '{nope' }, { store }).registry('localhost:5000'))?.username,
+    ).toBe('stored');
+  });
+
+  it('an identitytoken, or a helper user "<token>", is marked as a refresh token, not a password', async () => {
+    const env = {
+      DOCKER_CONFIG: dockerDir({
+        credHelpers: { 'tokens.example': 'fake' },
+        auths: { 'idt.example': { auth: basic('<token>', ''), identitytoken: 'refresh-me' } },
+      }),
+    };
+    expect(await chain(env).registry('idt.example')).toEqual({
+      username: '<token>',
+      secret: 'refresh-me',
+      source: 'docker config.json (auths)',
+      identityToken: true,
+    });
+    expect(await chain(env).registry('tokens.example')).toMatchObject({
+      identityToken: true,
+      secret: 'helper-identity-token',
+    });
+  });
+
+  it('lists every registry credential in chain order with its source and kind, never a secret', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setRegistryCredential('localhost:5000', { username: 'stored', secret: 's3cret' });
+    const docker = dockerDir({
+      credsStore: 'fake',
+      credHelpers: { 'registry.example.com:5000': 'other' },
+      auths: {
+        'https://index.docker.io/v1/': { auth: basic('hub', 'h') },
+        'idt.example': { identitytoken: 'x' },
+      },
+    });
+    const env = {
+      DOCKER_CONFIG: docker,
+      DOCKER_AUTH_CONFIG: JSON.stringify({ auths: { 'ci.example': { username: 'ci', password: 'p' } } }),
+    };
+    const listed = await chain(env, { store }).listRegistries();
+    const file = join(docker, 'config.json');
+    expect(listed).toEqual([
+      { registry: 'ci.example', username: 'ci', source: 'DOCKER_AUTH_CONFIG', kind: 'password' },
+      { registry: 'localhost:5000', username: 'stored', source: 'hubctl credentials.json', kind: 'password' },
+      { registry: 'docker.io', username: 'hub', source: file, kind: 'password' },
+      { registry: 'idt.example', username: '<token>', source: file, kind: 'identity token' },
+      {
+        registry: 'registry.example.com:5000',
+        username: '',
+        source: 'docker-credential-other',
+        kind: 'helper',
+      },
+      { registry: 'docker.io', username: 'hubuser', source: 'docker-credential-fake', kind: 'helper' },
+      { registry: 'tokens.example', username: '<token>', source: 'docker-credential-fake', kind: 'helper' },
+    ]);
+    expect(JSON.stringify(listed)).not.toMatch(/s3cret|"p"|"h"/);
   });
 });

@@ -388,3 +388,97 @@ describe('paging and seeded policies', () => {
     }
   });
 });
+
+describe('the API as served today: page_size, HTTP rules, cedar_v1', () => {
+  it('answers page_size pages with opaque tokens until null, capped by the server page size', async () => {
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await newPolicy(n);
+    const names: string[] = [];
+    let url = `${policies()}?page_size=2`;
+    for (;;) {
+      const r = await req(url);
+      expect(r.json.data.length).toBeLessThanOrEqual(2);
+      names.push(...r.json.data.map((p: { name: string }) => p.name));
+      if (r.json.next_page_token === null) break;
+      url = `${policies()}?page_size=2&page_token=${encodeURIComponent(r.json.next_page_token)}`;
+    }
+    expect(names).toEqual(['a', 'b', 'c', 'd', 'e']);
+    hub.setPolicyPageSize(1);
+    expect((await req(`${policies()}?page_size=3`)).json.data).toHaveLength(1);
+    expect((await req(`${policies()}?page_size=0`)).status).toBe(400);
+  });
+
+  it('creates, switches and refuses HTTP rules', async () => {
+    const p = await newPolicy();
+    const http = { host: 'api.github.com', port: 443, path: '/repos/**' };
+    const created = await req(`${policies()}/${p.id}/rules`, 'POST', {
+      name: 'gh',
+      actions: ['request:get'],
+      decision: 'allow',
+      http_resources: [http],
+    });
+    expect(created.status).toBe(201);
+    expect(created.json).toEqual({
+      id: expect.any(String),
+      name: 'gh',
+      actions: ['request:get'],
+      decision: 'allow',
+      http_resources: [http],
+    });
+    // a network policy: connection rules may join it
+    expect((await req(`${policies()}/${p.id}/rules`, 'POST', netRule)).status).toBe(201);
+    const bad = [
+      { name: 'x', actions: ['request:get'], decision: 'allow', resources: ['a.test'] },
+      { name: 'x', actions: ['request:get', 'connect:tcp'], decision: 'allow', http_resources: [http] },
+      {
+        name: 'x',
+        actions: ['request:get'],
+        decision: 'allow',
+        http_resources: [{ host: 'https://a', path: '/' }],
+      },
+      {
+        name: 'x',
+        actions: ['request:get'],
+        decision: 'allow',
+        http_resources: [{ host: 'a', port: 0, path: '/' }],
+      },
+      {
+        name: 'x',
+        actions: ['connect:tcp'],
+        decision: 'allow',
+        resources: ['a.test'],
+        http_resources: [http],
+      },
+    ];
+    for (const body of bad) expect((await req(`${policies()}/${p.id}/rules`, 'POST', body)).status).toBe(400);
+    const ruleUrl = `${policies()}/${p.id}/rules/${created.json.id}`;
+    const switched = await req(ruleUrl, 'PATCH', {
+      actions: ['connect:tcp'],
+      resources: ['github.com'],
+      http_resources: null,
+    });
+    expect(switched.json.new).toEqual({
+      id: created.json.id,
+      name: 'gh',
+      actions: ['connect:tcp'],
+      decision: 'allow',
+      resources: ['github.com'],
+    });
+    // half a switch is refused
+    expect((await req(ruleUrl, 'PATCH', { actions: ['request:get'] })).status).toBe(400);
+  });
+
+  it('creates and updates cedar_v1 policies, typed as such in the list', async () => {
+    const cedar = { text: 'permit(principal, action, resource);', schema_url: 'https://x.test/s.json' };
+    const c = await req(policies(), 'POST', { name: 'cedar', cedar_v1: cedar });
+    expect(c.status).toBe(201);
+    expect(c.json.cedar_v1).toEqual(cedar);
+    expect((await req(policies())).json.data[0].type).toBe('cedar_v1');
+    const u = await req(`${policies()}/${c.json.id}`, 'PATCH', {
+      cedar_v1: { ...cedar, text: 'forbid(principal, action, resource);' },
+    });
+    expect(u.json.new.cedar_v1.text).toBe('forbid(principal, action, resource);');
+    const plain = await newPolicy('plain');
+    expect((await req(`${policies()}/${plain.id}`, 'PATCH', { cedar_v1: cedar })).status).toBe(400);
+    expect((await req(policies(), 'POST', { name: 'bad', cedar_v1: { text: 1 } })).status).toBe(400);
+  });
+});

@@ -1,16 +1,17 @@
 // A single image (a manifest, not an index) names its platform only in its config: a --platform it
 // does not have is refused before anything is written, and the default platform only earns a note.
 // Against a real registry (distribution 2.8), whose access log counts the config fetches.
+
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseManifest } from '../../src/api/registry/manifest.js';
 import { NotFoundError } from '../../src/errors.js';
-import {
-  checkSingleImage,
-  checkSingleImagePlatform,
-  platformInConfig,
-} from '../../src/image/image-config.js';
+import { checkSingleImagePlatform, platformInConfig } from '../../src/image/image-config.js';
 import { platformMatches } from '../../src/image/platform.js';
+import { selectImages } from '../../src/image/select.js';
+import type { ImageSource } from '../../src/image/store.js';
 import { type MadeLayout, makeOciImage } from '../support/oci-images.js';
 import { describeWithRegistry, startRegistry } from '../support/registry.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
@@ -59,24 +60,48 @@ describe('the platform of a single image', () => {
     expect(checkSingleImagePlatform('host/app:1', undefined, s390x, true)).toBeUndefined();
   });
 
-  it('leaves a config over 4 MiB unchecked and unfetched, so a pull streams it as any blob', async () => {
-    // Any request at all fails the test.
-    const client = new Proxy({} as Parameters<typeof checkSingleImage>[0]['client'], {
-      get: (_, name) => () => {
-        throw new Error(`unexpected request: ${String(name)}`);
-      },
-    });
-    const config = {
-      mediaType: 'application/vnd.oci.image.config.v1+json',
-      digest: `sha256:${'a'.repeat(64)}`,
-      size: 4 * 1024 * 1024 + 1,
+  it('leaves a config over 4 MiB unchecked and unread, so a transfer streams it as any blob', async () => {
+    const image = (size: number) => {
+      const doc = {
+        schemaVersion: 2,
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        config: {
+          mediaType: 'application/vnd.oci.image.config.v1+json',
+          digest: `sha256:${'a'.repeat(64)}`,
+          size,
+        },
+        layers: [],
+      };
+      const bytes = Buffer.from(JSON.stringify(doc));
+      const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+      // Reading any blob at all fails the test.
+      const source: ImageSource = {
+        name: 'h/app:1',
+        rereadable: false,
+        resolve: async () => ({ mediaType: doc.mediaType, digest, size: bytes.length }),
+        getManifest: async () => ({
+          digest,
+          mediaType: doc.mediaType,
+          bytes,
+          parsed: parseManifest(bytes, undefined, 'x'),
+        }),
+        openBlob: async () => {
+          throw new Error('unexpected blob read');
+        },
+        close: async () => undefined,
+      };
+      return source;
     };
-    const check = { client, repo: { registry: 'h', repository: 'app' }, what: 'h/app:1', config };
-    const bytes = await checkSingleImage({ ...check, want: linux('s390x'), explicit: true, headFirst: true });
-    expect(bytes).toBeUndefined();
+    const sel = await selectImages(image(4 * 1024 * 1024 + 1), {
+      kind: 'one',
+      platform: linux('s390x'),
+      explicit: true,
+    });
+    expect(sel.config).toBeUndefined();
+    expect(sel.images).toHaveLength(1);
     await expect(
-      checkSingleImage({ ...check, config: { ...config, size: 100 }, want: linux('s390x'), explicit: true }),
-    ).rejects.toThrow('unexpected request');
+      selectImages(image(100), { kind: 'one', platform: linux('s390x'), explicit: true }),
+    ).rejects.toThrow('unexpected blob read');
   });
 });
 

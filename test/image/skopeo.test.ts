@@ -3,41 +3,22 @@
 // and verifies; docker archives go both ways too.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blobDigests, makeOciImage } from '../support/oci-images.js';
-import { describeWithRegistry } from '../support/registry.js';
+import { describeWithTools, skopeoPullArgs } from '../support/tools.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
 
 const exec = promisify(execFile);
 const sha256 = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
-function skopeoAvailable(): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((d) => {
-    try {
-      accessSync(join(d, 'skopeo'), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 const CREDS = 'alice:alice-password';
 const skopeo = async (...args: string[]) =>
   (await exec('skopeo', args, { maxBuffer: 16 * 1024 * 1024 })).stdout;
 
-if (!skopeoAvailable() && process.env.CI === 'true') {
-  describe('skopeo interop', () => {
-    it('needs skopeo', () => {
-      throw new Error('skopeo is not installed (apt-get install -y skopeo); it is required when CI=true');
-    });
-  });
-}
-
-(skopeoAvailable() ? describeWithRegistry : describe.skip)('skopeo interop', () => {
+describeWithTools(['docker-registry', 'skopeo'], 'skopeo interop', () => {
   let w: ImageWorld;
   let R: string;
 
@@ -73,15 +54,7 @@ if (!skopeoAvailable() && process.env.CI === 'true') {
 
     const out = join(w.tmp, 'h2s-out');
     mkdirSync(out);
-    await skopeo(
-      'copy',
-      '-q',
-      '--src-tls-verify=false',
-      '--src-creds',
-      CREDS,
-      `docker://${R}/interop/hubctl:1`,
-      `oci:${out}/img:x`,
-    );
+    await skopeo(...skopeoPullArgs(`${R}/interop/hubctl:1`, `oci:${out}/img:x`));
     const index = JSON.parse(readFileSync(join(out, 'img', 'index.json'), 'utf8'));
     expect(index.manifests[0].digest).toBe(digest);
     const files = readdirSync(join(out, 'img', 'blobs', 'sha256'));
@@ -155,15 +128,7 @@ if (!skopeoAvailable() && process.env.CI === 'true') {
 
     // skopeo writes a (legacy) archive hubctl pushes; the config and image survive a round trip.
     const theirs = join(w.tmp, 'skopeo.tar');
-    await skopeo(
-      'copy',
-      '-q',
-      '--src-tls-verify=false',
-      '--src-creds',
-      CREDS,
-      `docker://${R}/interop/archive:1`,
-      `docker-archive:${theirs}`,
-    );
+    await skopeo(...skopeoPullArgs(`${R}/interop/archive:1`, `docker-archive:${theirs}`));
     const push = await w.run([
       '--json',
       'image',

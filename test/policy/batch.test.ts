@@ -74,7 +74,7 @@ describe('evaluateLine', async () => {
       input: 'connect:tcp https://',
       error: { code: 'INVALID_INPUT', message: expect.stringContaining('the URL has no host') },
     });
-    expect(JSON.parse(evaluateLine(set, 'request:get x.com', 8)!.text).error.message).toContain(
+    expect(JSON.parse(evaluateLine(set, 'request:fetch x.com', 8)!.text).error.message).toContain(
       'unknown action',
     );
     expect(evaluateLine(set, '', 9)).toBeNull();

@@ -64,24 +64,104 @@ rules:
     expect((await parsePolicyDocument(JSON.stringify([apiPolicy, apiPolicy]), 'x.yml')).length).toBe(2);
   });
 
-  it('keeps cedar policies and newer rules, marked not evaluated', async () => {
+  it('carries cedar policies (marked not evaluated) and HTTP rules', async () => {
+    const cedar = { text: 'permit(principal, action, resource);', schema_url: 'https://x.test/s.json' };
+    const http = [
+      { host: 'api.github.com', path: '/repos/**' },
+      { host: '*.x.test', port: 8443, path: '/' },
+    ];
     const docs = await parsePolicyDocument(
       JSON.stringify([
-        { ...apiPolicy, allowlist_v0: undefined, cedar_v1: { policy: 'permit(...)' } },
+        { ...apiPolicy, allowlist_v0: undefined, cedar_v1: cedar },
+        { name: 'authored', cedar_v1: { text: 'forbid(principal, action, resource);' } },
         {
           name: 'new',
           rules: [
-            { name: 'http', actions: ['request:get'], decision: 'allow', http_resources: [{ url: 'x' }] },
+            {
+              name: 'http',
+              actions: ['request:get', 'request:head'],
+              decision: 'allow',
+              http_resources: http,
+            },
           ],
         },
       ]),
       'p.json',
     );
-    expect(docs[0]).toMatchObject({ type: 'cedar_v1', notEvaluated: expect.stringContaining('cedar_v1') });
-    expect(docs[1]!.rules[0]).toMatchObject({
-      name: 'http',
-      notEvaluated: expect.stringContaining('http_resources'),
+    expect(docs[0]).toMatchObject({
+      type: 'cedar_v1',
+      cedar_v1: cedar,
+      notEvaluated: expect.stringContaining('cedar_v1'),
     });
+    expect(docs[1]).toMatchObject({
+      type: 'cedar_v1',
+      cedar_v1: { text: 'forbid(principal, action, resource);' },
+    });
+    expect(docs[2]!.domain).toBe('network');
+    expect(docs[2]!.rules[0]).toMatchObject({
+      name: 'http',
+      resources: [],
+      http_resources: http,
+      domain: 'network',
+    });
+    expect(docs[2]!.rules[0]!.notEvaluated).toBeUndefined();
+  });
+
+  it('keeps rules with unknown actions, marked not evaluated', async () => {
+    const docs = await parsePolicyDocument(
+      '{"name": "n", "rules": [{"name": "q", "actions": ["request:fetch"], "decision": "allow", "http_resources": [{"url": "x"}]}]}',
+      'p.json',
+    );
+    expect(docs[0]!.rules[0]).toMatchObject({
+      name: 'q',
+      notEvaluated: 'its action request:fetch is not known to hubctl',
+    });
+  });
+
+  it.each([
+    [
+      { actions: ['request:get'], http_resources: [] },
+      'rules[0].http_resources: an HTTP rule needs at least one HTTP resource',
+    ],
+    [
+      { actions: ['request:get'] },
+      'rules[0].http_resources: an HTTP rule (request:* actions) needs "http_resources"',
+    ],
+    [
+      { actions: ['request:get'], resources: ['x.test'], http_resources: [{ host: 'x.test', path: '/' }] },
+      'rules[0].resources: an HTTP rule',
+    ],
+    [
+      { actions: ['request:get', 'connect:tcp'], http_resources: [{ host: 'x.test', path: '/' }] },
+      'rules[0].actions: actions "request:get" and "connect:tcp" mix HTTP and connection actions',
+    ],
+    [
+      { actions: ['connect:tcp'], resources: ['x.test'], http_resources: [{ host: 'x.test', path: '/' }] },
+      'rules[0].http_resources: http_resources are for HTTP rules',
+    ],
+    [
+      { actions: ['request:get'], http_resources: [{ host: 'https://x.test', path: '/' }] },
+      'rules[0].http_resources[0]: invalid HTTP resource',
+    ],
+    [
+      { actions: ['request:get'], http_resources: [{ host: 'x.test', path: '/a/' }] },
+      'a path has no trailing "/"',
+    ],
+    [
+      { actions: ['request:get'], http_resources: [{ host: 'x.test', port: 0, path: '/' }] },
+      '"port" must be a number from 1 to 65535',
+    ],
+  ])('refuses a bad HTTP rule %j', async (fields, message) => {
+    const text = JSON.stringify({ name: 'p', rules: [{ name: 'r', decision: 'allow', ...fields }] });
+    await expect(parsePolicyDocument(text, 'p.json')).rejects.toThrow(message);
+  });
+
+  it.each([
+    [{ name: 'c', cedar_v1: { text: 1 } }, 'p.json: cedar_v1.text: the Cedar text must be a string'],
+    [{ name: 'c', cedar_v1: 'permit' }, 'cedar_v1 must be an object {text, schema_url}'],
+    [{ name: 'c', rules: [], cedar_v1: { text: '' } }, 'either rules (allowlist_v0) or cedar_v1, not both'],
+  ])('refuses a bad cedar policy %j', async (value, message) => {
+    await expect(parsePolicyDocument(JSON.stringify(value), 'p.json')).rejects.toThrow(message);
   });
 
   it.each([

@@ -49,7 +49,51 @@ const networkResource = fc.oneof(
   fc.tuple(ipv4, fc.integer({ min: 0, max: 32 })).map(([ip, b]) => `::ffff:${maskV4(ip, b)}/${b + 96}`),
 );
 
+/** An IPv4 address in the numeric forms resolvers and URL parsers also read (issue 11). */
+function numericForm(ip: string, form: number): string {
+  const o = ip.split('.').map(Number);
+  const n = o.reduce((a, x) => a * 256 + x, 0);
+  switch (form) {
+    case 0:
+      return `0x${n.toString(16)}`; // hex
+    case 1:
+      return String(n); // integer
+    case 2:
+      return o.map((x) => `0${x.toString(8)}`).join('.'); // octal
+    case 3:
+      return o.map((x) => `0x${x.toString(16)}`).join('.'); // mixed hex
+    case 4:
+      return `${o[0]}.${o[1]}.${o[2]! * 256 + o[3]!}`; // a.b.c16
+    case 5:
+      return `${o[0]}.${(n & 0xffffff) >>> 0}`; // a.b24
+    case 6:
+      return `${ip}.`; // trailing dot
+    default:
+      return `0X${n.toString(16).toUpperCase()}`;
+  }
+}
+
+const numericV4 = fc.tuple(ipv4, fc.integer({ min: 0, max: 7 })).map(([ip, f]) => numericForm(ip, f));
+
 const networkDestination = fc.oneof(
+  fc.tuple(numericV4, maybePort).map(([h, p]) => withPort(h, p)),
+  fc.tuple(ipv4, maybePort).map(([ip, p]) => {
+    const g = ip.split('.').map(Number);
+    const h = `::ffff:${(g[0]! * 256 + g[1]!).toString(16)}:${(g[2]! * 256 + g[3]!).toString(16)}`;
+    return p === undefined ? h : `[${h}]:${p}`;
+  }),
+  fc
+    .tuple(
+      fc.constantFrom('http', 'https', 'ssh'),
+      fc.constantFrom('', 'u@', 'u:p@', 'a@b@'),
+      numericV4,
+      maybePort,
+    )
+    .map(([s, user, h, p]) => `${s}://${user}${withPort(h, p)}/x`),
+  fc
+    .tuple(hostname, fc.constantFrom('\\@evil.com', '.0x1', '.1', '.09'), maybePort)
+    .map(([h, tail, p]) => withPort(`${h}${tail}`, p)),
+  fc.tuple(hostname, fc.constantFrom('https://', 'http://u@')).map(([h, s]) => `${s}${h}\\@evil.com/`),
   fc.tuple(hostname, maybePort).map(([h, p]) => withPort(h, p)),
   fc.tuple(hostname, maybePort).map(([h, p]) => withPort(`${h.toUpperCase()}.`, p)),
   fc
@@ -91,13 +135,8 @@ const fsDestination = fc
     return true;
   });
 
-function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrary<PolicyDoc[]> {
-  const rule = fc.record({
-    actions: fc.subarray(actions, { minLength: 1 }),
-    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
-    resources: fc.array(resource, { minLength: 1, maxLength: 3 }),
-  });
-  const policy = fc.array(rule, { minLength: 0, maxLength: 6 });
+/** One to three policies of generated rules, named p0… and r0…. */
+function policiesOf(policy: fc.Arbitrary<Omit<RuleDoc, 'name'>[]>): fc.Arbitrary<PolicyDoc[]> {
   return fc.array(policy, { minLength: 1, maxLength: 3 }).map((ps) =>
     ps.map(
       (rules, pi): PolicyDoc => ({
@@ -111,17 +150,39 @@ function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrar
   );
 }
 
+function ruleSet(resource: fc.Arbitrary<string>, actions: string[]): fc.Arbitrary<PolicyDoc[]> {
+  const rule = fc.record({
+    actions: fc.subarray(actions, { minLength: 1 }),
+    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
+    resources: fc.array(resource, { minLength: 1, maxLength: 3 }),
+  });
+  const policy = fc.array(rule, { minLength: 0, maxLength: 6 });
+  return policiesOf(policy);
+}
+
+/** The result, or `refused` when the evaluator throws (a destination it will not decide). */
+function attempt<T>(f: () => T): T | 'refused' {
+  try {
+    return f();
+  } catch {
+    return 'refused';
+  }
+}
+
 function check(policies: PolicyDoc[], requests: [string, string][], explain: boolean): void {
   const set = compilePolicies(policies);
   if (!explain) checkBatch(policies, set, requests);
   for (const [action, destination] of requests) {
-    const got = evaluate(set, action, destination, { explain });
-    const want = naiveEvaluate(policies, action, destination, { explain });
-    const gotCore = {
-      decision: got.decision,
-      reason: got.reason,
-      matched: got.matched.map(({ why: _w, ...m }) => m),
-    };
+    const got = attempt(() => evaluate(set, action, destination, { explain }));
+    const want = attempt(() => naiveEvaluate(policies, action, destination, { explain }));
+    const gotCore =
+      got === 'refused'
+        ? got
+        : {
+            decision: got.decision,
+            reason: got.reason,
+            matched: got.matched.map(({ why: _w, ...m }) => m),
+          };
     if (JSON.stringify(gotCore) !== JSON.stringify(want)) {
       expect({ policies: policies.map((p) => p.rules), action, destination, got: gotCore }).toEqual({
         policies: policies.map((p) => p.rules),
@@ -135,7 +196,8 @@ function check(policies: PolicyDoc[], requests: [string, string][], explain: boo
 
 /**
  * The same requests through `policy eval --batch`'s byte reader, which decides plain hostnames and
- * paths in normal form from the input bytes, and any other destination as a string.
+ * paths in normal form from the input bytes, and any other destination as a string; a refused
+ * destination is an error record.
  */
 function checkBatch(
   policies: PolicyDoc[],
@@ -148,45 +210,134 @@ function checkBatch(
   const lines = out.split('\n').slice(0, -1);
   expect(lines).toHaveLength(requests.length);
   requests.forEach(([action, destination], i) => {
-    const { decision, reason, matched } = JSON.parse(lines[i]!);
-    const want = naiveEvaluate(policies, action, destination);
-    if (JSON.stringify({ decision, reason, matched }) !== JSON.stringify(want)) {
-      expect({
+    const line = JSON.parse(lines[i]!);
+    const got = line.error
+      ? 'refused'
+      : { decision: line.decision, reason: line.reason, matched: line.matched };
+    const want = attempt(() => naiveEvaluate(policies, action, destination));
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      expect({ policies: policies.map((q) => q.rules), action, destination, batch: got }).toEqual({
         policies: policies.map((q) => q.rules),
         action,
         destination,
-        batch: { decision, reason, matched },
-      }).toEqual({ policies: policies.map((q) => q.rules), action, destination, batch: want });
+        batch: want,
+      });
     }
   });
 }
 
+// HTTP rules beside network rules (issue 14): requests of HTTP methods on URLs, and connections
+const METHODS = ['request:get', 'request:post', 'request:delete'];
+const HTTP_SEGS = ['repos', 'x', 'a', 'b'];
+const httpPath = fc
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...HTTP_SEGS) },
+      { weight: 2, arbitrary: fc.constantFrom('*', '**') },
+    ),
+    {
+      maxLength: 4,
+    },
+  )
+  .map((s) => `/${s.join('/')}`);
+const httpHost = fc.oneof(
+  { weight: 3, arbitrary: hostname },
+  { weight: 1, arbitrary: hostname.map((h) => `*.${h}`) },
+  { weight: 1, arbitrary: hostname.map((h) => `**.${h}`) },
+  { weight: 1, arbitrary: fc.constantFrom('**') },
+  { weight: 1, arbitrary: ipv4 },
+);
+const httpResource = fc
+  .tuple(httpHost, maybePort, httpPath)
+  .map(([host, port, path]) => (port === undefined ? { host, path } : { host, port, path }));
+
+function mixedRuleSet(): fc.Arbitrary<PolicyDoc[]> {
+  const netRule = fc.record({
+    actions: fc.subarray(['connect:tcp', 'connect:udp'], { minLength: 1 }),
+    decision: fc.constantFrom<'allow' | 'deny'>('allow', 'allow', 'deny'),
+    resources: fc.array(networkResource, { minLength: 1, maxLength: 2 }),
+  });
+  const httpRule = fc
+    .record({
+      actions: fc.subarray(METHODS, { minLength: 1 }),
+      decision: fc.constantFrom<'allow' | 'deny'>('allow', 'deny'),
+      http_resources: fc.array(httpResource, { minLength: 1, maxLength: 3 }),
+    })
+    .map((r) => ({ ...r, resources: [] as string[] }));
+  const policy = fc.array(fc.oneof(netRule, httpRule), { minLength: 0, maxLength: 6 });
+  return policiesOf(policy);
+}
+
+const requestPath = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.array(fc.constantFrom(...HTTP_SEGS), { maxLength: 4 }).map((s) => `/${s.join('/')}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '/a/', '//a', '/a/./b', '/a/../b', '/a?q=1', '/a#f', '/%61', '/a/é'),
+  },
+);
+const httpRequest = fc
+  .tuple(
+    fc.constantFrom(...METHODS),
+    fc.constantFrom('http', 'https'),
+    fc.oneof(hostname, ipv4, numericV4),
+    maybePort,
+    requestPath,
+  )
+  .map(([m, scheme, host, port, path]): [string, string] => [
+    m,
+    `${scheme}://${withPort(host, port)}${path}`,
+  ]);
+const connection = fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination);
+
 const RUNS = 1000; // per domain: 1,000 sets × 50 destinations × 2 domains = 100,000 cases
+// about 15 s alone; other helpers' test runs share the 2 cores
+const TIMEOUT = 180_000;
+
+/** Rule sets × 50 requests, each through the engine, --batch and the naive evaluator. */
+function agrees(rules: fc.Arbitrary<PolicyDoc[]>, request: fc.Arbitrary<[string, string]>, numRuns: number) {
+  fc.assert(
+    fc.property(
+      rules,
+      fc.array(request, { minLength: 50, maxLength: 50 }),
+      fc.boolean(),
+      (policies, requests, explain) => check(policies, requests, explain),
+    ),
+    { numRuns },
+  );
+}
 
 describe('compiled engine == naive evaluator', () => {
-  it('network', () => {
-    fc.assert(
-      fc.property(
+  it(
+    'network',
+    () =>
+      agrees(
         ruleSet(networkResource, ['connect:tcp', 'connect:udp']),
-        fc.array(fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination), {
-          minLength: 50,
-          maxLength: 50,
-        }),
-        fc.boolean(),
-        (policies, requests, explain) => check(policies, requests, explain),
+        fc.tuple(fc.constantFrom('connect:tcp', 'connect:udp'), networkDestination),
+        RUNS,
       ),
-      { numRuns: RUNS },
-    );
-  });
-  it('filesystem', () => {
-    fc.assert(
-      fc.property(
+    TIMEOUT,
+  );
+  it(
+    'HTTP rules beside network rules, and connections that never match them',
+    () =>
+      agrees(
+        mixedRuleSet(),
+        fc.oneof({ weight: 4, arbitrary: httpRequest }, { weight: 1, arbitrary: connection }),
+        RUNS / 2,
+      ),
+    TIMEOUT,
+  );
+  it(
+    'filesystem',
+    () =>
+      agrees(
         ruleSet(fsResource, ['read', 'write']),
-        fc.array(fc.tuple(fc.constantFrom('read', 'write'), fsDestination), { minLength: 50, maxLength: 50 }),
-        fc.boolean(),
-        (policies, requests, explain) => check(policies, requests, explain),
+        fc.tuple(fc.constantFrom('read', 'write'), fsDestination),
+        RUNS,
       ),
-      { numRuns: RUNS },
-    );
-  });
+    TIMEOUT,
+  );
 });

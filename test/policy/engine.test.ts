@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
+import { BatchProcessor } from '../../src/policy/batch.js';
 import { type PolicyDoc, parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
 import { naiveEvaluate } from '../support/naive-evaluator.js';
@@ -203,8 +204,11 @@ describe('network semantics (decisions §4)', () => {
 
   it('refuses unknown actions and malformed destinations', async () => {
     const set = compilePolicies(await docs({ name: 'p', rules: allow('example.com') }));
-    expect(() => evaluate(set, 'request:get', 'example.com')).toThrow(ValidationError);
-    expect(() => evaluate(set, 'request:get', 'example.com')).toThrow(/unknown action "request:get"/);
+    expect(() => evaluate(set, 'request:fetch', 'example.com')).toThrow(ValidationError);
+    expect(() => evaluate(set, 'request:fetch', 'example.com')).toThrow(/unknown action "request:fetch"/);
+    expect(() => evaluate(set, 'request:get', 'example.com/')).toThrow(
+      'invalid HTTP request "example.com/": it is not an http:// or https:// URL',
+    );
     expect(() => evaluate(set, 'connect:tcp', 'example.com:0')).toThrow(/outside 1–65535/);
     expect(() => evaluate(set, 'read', 'relative/path')).toThrow(/relative/);
   });
@@ -272,7 +276,7 @@ describe('filesystem semantics (decisions §4)', () => {
 });
 
 describe('not evaluated', () => {
-  it('keeps cedar policies and newer rules out of matching, and reports them', async () => {
+  it('lists cedar policies and rules it cannot read, and refuses to decide while they are there', async () => {
     const text = JSON.stringify([
       {
         id: 'pol_1',
@@ -286,28 +290,29 @@ describe('not evaluated', () => {
       {
         name: 'mixed',
         rules: [
-          { name: 'http', actions: ['request:get'], decision: 'allow', resources: ['**'] },
+          { name: 'http', actions: ['request:fetch'], decision: 'allow', resources: ['**'] },
           {
             name: 'h2',
-            actions: ['connect:tcp'],
+            actions: ['request:get'],
             decision: 'allow',
-            resources: [],
-            http_resources: [{ host: 'x' }],
+            http_resources: [{ host: 'x.test', path: '/**' }],
           },
           { name: 'ok', actions: ['connect:tcp'], decision: 'allow', resources: ['ok.test'] },
         ],
       },
     ]);
     const set = compilePolicies(await parsePolicyDocument(text, 'p.json'));
-    const r = evaluate(set, 'connect:tcp', 'x.test');
-    expect(r.decision).toBe('deny');
-    expect(r.notEvaluated).toEqual([
+    expect(set.notEvaluated).toEqual([
       { policy: 'cedar', reason: 'it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only' },
-      { policy: 'mixed', rule: 'http', reason: 'its action request:get is not known to hubctl' },
-      { policy: 'mixed', rule: 'h2', reason: 'it has http_resources (a newer rule format)' },
+      { policy: 'mixed', rule: 'http', reason: 'its action request:fetch is not known to hubctl' },
     ]);
-    expect(evaluate(set, 'connect:tcp', 'ok.test').decision).toBe('allow');
-    expect(set.ruleCount).toBe(1);
+    expect(set.ruleCount).toBe(2);
+    const refusal =
+      'cannot decide: policy "cedar" cannot be evaluated: it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only (and 1 more: `hubctl policy lint` lists them)';
+    for (const d of ['x.test', 'ok.test']) {
+      expect(() => evaluate(set, 'connect:tcp', d)).toThrow(refusal);
+    }
+    expect(() => new BatchProcessor(set)).toThrow(ValidationError);
   });
 });
 

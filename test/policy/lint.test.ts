@@ -124,4 +124,33 @@ describe('lintPolicies', () => {
       await lint(['w', ['write'], 'allow', ['/data/out/x']], ['r', ['read'], 'allow', ['/data/**']]),
     ).toEqual([]);
   });
+
+  it('warns about duplicate rule names in a policy, and HTTP rules a network deny makes unreachable', async () => {
+    const text = JSON.stringify({
+      name: 'p',
+      rules: [
+        { name: 'block', actions: ['connect:tcp'], decision: 'deny', resources: ['**.evil.test'] },
+        { name: 'gh', actions: ['connect:tcp'], decision: 'allow', resources: ['api.github.com'] },
+        { name: 'gh', actions: ['connect:udp'], decision: 'allow', resources: ['api.github.com'] },
+        {
+          name: 'read-evil',
+          actions: ['request:get'],
+          decision: 'allow',
+          http_resources: [
+            { host: 'a.evil.test', port: 443, path: '/**' },
+            { host: 'api.github.com', path: '/x' },
+          ],
+        },
+      ],
+    });
+    const w = lintPolicies(await parsePolicyDocument(text, 'p.json'));
+    expect(w.map((x) => [x.code, x.rule, x.resource])).toEqual([
+      ['DUPLICATE_RULE_NAME', 'gh', ''],
+      ['UNREACHABLE_HTTP_RULE', 'read-evil', 'a.evil.test:443/**'],
+      ['APEX_NOT_COVERED', 'block', '**.evil.test'],
+    ]);
+    expect(w[1]!.message).toBe(
+      'HTTP rule "read-evil" of policy "p" never decides "a.evil.test:443/**": deny "**.evil.test" in rule "block" of policy "p" blocks every connection it matches, and no HTTP allow reopens a network deny',
+    );
+  });
 });

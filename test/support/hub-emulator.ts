@@ -77,6 +77,8 @@ export interface HubEmulatorOptions {
   jwtLifetime?: number;
   /** Answer the policy list in pages of this size, with `next_page_token`. */
   policyPageSize?: number;
+  /** Milliseconds added before every answer (benches: a distant server). */
+  latencyMs?: number;
   /** Policies per organization (default 100). */
   maxPolicies?: number;
   /** Rules per policy (default 250). */
@@ -102,7 +104,8 @@ export interface RuleSeed {
   name: string;
   actions: string[];
   decision: string;
-  resources: string[];
+  /** Absent on an HTTP rule, which has `http_resources` instead. */
+  resources?: string[];
   [extra: string]: unknown;
 }
 
@@ -131,6 +134,8 @@ export interface HubEmulator {
   requests: RecordedRequest[];
   /** The registry config values pointing at this emulator's token service. */
   registryAuth: { realm: string; service: string; issuer: string; certPath: string };
+  /** Docker identity tokens the registry token service accepts (POST refresh_token grant), to account. */
+  registryRefreshTokens: Map<string, string>;
   clearRequests(): void;
   /** Recorded requests whose path equals `path` (or matches it), optionally of one method. */
   requestsTo(path: string | RegExp, method?: string): RecordedRequest[];
@@ -140,6 +145,8 @@ export interface HubEmulator {
   setRegistryTokenLifetime(seconds: number): void;
   setTokenField(field: 'access_token' | 'token'): void;
   setPolicyPageSize(size: number | undefined): void;
+  /** Milliseconds added before every answer from now on. */
+  setLatency(ms: number): void;
   /** Makes every hub JWT issued so far invalid (401), as a server-side revocation would. */
   invalidateJwts(): void;
   /** A hub JWT for a user, as the token exchange would issue it. */
@@ -170,6 +177,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     epoch: 0,
   };
   const requests: RecordedRequest[] = [];
+  let latencyMs = opts.latencyMs ?? 0;
   const faults = new FaultQueue();
   const counters = { pol_: 0, rule_: 0 };
   let lastStampMs = 0;
@@ -195,6 +203,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
   const creds = createCredentials({ state, material, clock, settings });
 
   const registryService = opts.registryService ?? 'hub-emulator-registry';
+  const registryRefreshTokens = new Map<string, string>();
   const registryIssuer = opts.registryIssuer ?? 'hub-emulator';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<undefined> {
@@ -219,6 +228,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
       ...(json === undefined ? {} : { json }),
     };
     requests.push(record);
+    if (latencyMs > 0) await sleep(latencyMs);
 
     const step = faults.take(method, url.pathname);
     if (step) {
@@ -243,10 +253,12 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
           lifetime: settings.registryLifetime,
           anonymous: opts.registryAnonymous ?? 'pull',
           authenticate: creds.registryCredentials,
+          refreshTokens: registryRefreshTokens,
         },
         req,
         res,
         url.searchParams,
+        body,
       );
     }
     if (path === '/v2/auth/token') {
@@ -309,6 +321,7 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     port,
     state,
     requests,
+    registryRefreshTokens,
     get registryAuth() {
       if (!material.cert) throw new Error(`hub emulator: ${material.certError}; registry tests need it`);
       return {
@@ -337,6 +350,9 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
     },
     setTokenField: (f) => {
       settings.tokenField = f;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     setPolicyPageSize: (n) => {
       gov.policyPageSize = n;

@@ -44,20 +44,38 @@ function cleanHost(h: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** "A request names a destination as host, host:port, [v6]:port or a URL … without a port: 443." */
+/**
+ * The host a WHATWG URL parser (Node's URL) reads, as special schemes read it: lower case, IDNs in
+ * punycode, and every numeric IPv4 form (hex, octal, short, integer) as its dotted quad. Throws when
+ * the parser refuses the host.
+ */
+function whatwgHost(h: string): string {
+  if (h.includes(':')) return h;
+  return new URL(`http://${h}/`).hostname;
+}
+
+/**
+ * "A request names a destination as host, host:port, [v6]:port or a URL … without a port: 443."
+ * A host is read as a URL parser reads it; a URL is split by the WHATWG rules, and one with a
+ * backslash is refused (parsers split it differently). Throws for a destination it refuses.
+ */
 export function naiveDestination(dest: string): NetDest {
   let hostPort = dest;
   let port = 443;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(dest);
   if (scheme) {
+    if (dest.includes('\\')) throw new Error('backslash in a URL');
     const url = new URL(dest);
     const s = scheme[1]!.toLowerCase();
     port = url.port ? Number(url.port) : (DEFAULT_PORTS[s] ?? 443);
     let h = url.hostname;
     if (h.startsWith('[')) h = h.slice(1, -1);
+    else h = whatwgHost(h);
     // URL lower-cases special schemes only; do it ourselves
     return { host: cleanHost(ipOf(h) ? ipOf(h)!.toString() : h), ip: ipOf(h), port };
   }
+  // without a URL, the parts of one (user info, a path) are refused
+  if (/[\\@/]/.test(dest)) throw new Error('user info or a path without a URL');
   let host: string;
   const bracket = /^\[(.+)\](?::(\d+))?$/.exec(hostPort);
   if (bracket) {
@@ -71,6 +89,7 @@ export function naiveDestination(dest: string): NetDest {
     host = hostPort;
   }
   hostPort = '';
+  host = whatwgHost(host);
   const ip = ipOf(host);
   return { host: ip ? ip.toString() : cleanHost(host), ip, port };
 }
@@ -153,13 +172,51 @@ function pathMatcher(resource: string): (path: string) => boolean {
   return (path) => compiled.test(path);
 }
 
+/**
+ * An HTTP request: "an http:// or https:// URL … canonical paths only: no query, no fragment, no
+ * percent-encoding, no `.`/`..`, no repeated or trailing slashes" (issue 14). Throws otherwise.
+ */
+export function naiveRequest(dest: string): { nd: NetDest; path: string } {
+  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(dest);
+  if (!m) throw new Error('not an http(s) URL');
+  const nd = naiveDestination(dest);
+  const path = m[1] === '' ? '/' : m[1]!;
+  if (!path.startsWith('/') || /[?#%\\]/.test(path) || /[^\x21-\x7e]/.test(path))
+    throw new Error('not a canonical path');
+  if (path !== '/' && (path.endsWith('/') || path.includes('//') || /\/\.\.?(\/|$)/.test(path)))
+    throw new Error('not a canonical path');
+  return { nd, path: path === '/' ? '' : path };
+}
+
+/** An HTTP rule's path: `*` one segment, `**` any depth (none included), else exactly. */
+function httpPathMatcher(path: string): (p: string) => boolean {
+  const segs = path === '/' ? [] : path.slice(1).split('/');
+  const re = segs.map((g) => (g === '**' ? '(?:/[^/]+)*' : g === '*' ? '/[^/]+' : `/${escapeRe(g)}`));
+  const compiled = new RegExp(`^${re.join('')}$`);
+  return (p) => compiled.test(p);
+}
+
+interface NaiveResource {
+  text: string;
+  net: ((d: NetDest) => boolean) | null;
+  fs: ((p: string) => boolean) | null;
+  http: ((d: NetDest, path: string) => boolean) | null;
+}
+
 interface NaiveRule {
   policy: string;
   rule: string;
   key: string;
   decision: Decision;
   actions: string[];
-  resources: { text: string; net: ((d: NetDest) => boolean) | null; fs: ((p: string) => boolean) | null }[];
+  resources: NaiveResource[];
+}
+
+function httpResource(h: { host: string; port?: number; path: string }): NaiveResource {
+  const port = h.port === undefined ? '' : `:${h.port}`;
+  const host = networkMatcher(h.host.includes(':') && port ? `[${h.host}]${port}` : `${h.host}${port}`);
+  const path = httpPathMatcher(h.path);
+  return { text: `${h.host}${port}${h.path}`, net: null, fs: null, http: (d, p) => host(d) && path(p) };
 }
 
 const prepared = new WeakMap<readonly PolicyDoc[], NaiveRule[]>();
@@ -180,11 +237,14 @@ function prepare(policies: readonly PolicyDoc[]): NaiveRule[] {
         key: `${pi}/${ri}`,
         decision: r.decision as Decision,
         actions: r.actions,
-        resources: r.resources.map((text) => ({
-          text,
-          net: fs ? null : networkMatcher(text),
-          fs: fs ? pathMatcher(text) : null,
-        })),
+        resources: r.http_resources
+          ? r.http_resources.map(httpResource)
+          : r.resources.map((text) => ({
+              text,
+              net: fs ? null : networkMatcher(text),
+              fs: fs ? pathMatcher(text) : null,
+              http: null,
+            })),
       });
     });
   });
@@ -199,14 +259,22 @@ export function naiveEvaluate(
   opts: { explain?: boolean } = {},
 ): NaiveResult {
   const fs = action === 'read' || action === 'write';
-  const nd = fs ? null : naiveDestination(destination);
+  // an HTTP request is decided by the network rules of its TCP connection and the HTTP rules of
+  // its method, together: deny wins
+  const request = action.startsWith('request:') ? naiveRequest(destination) : null;
+  const nd = fs ? null : request ? request.nd : naiveDestination(destination);
   const path = fs ? naivePath(destination) : '';
   const all: (NaiveMatch & { key: string })[] = [];
   // every rule, every resource
   for (const r of prepare(policies)) {
-    if (!r.actions.includes(action)) continue;
+    const applies = r.actions.includes(action) || (request !== null && r.actions.includes('connect:tcp'));
+    if (!applies) continue;
     for (const res of r.resources) {
-      const hit = fs ? res.fs!(path) : res.net!(nd!);
+      const hit = res.http
+        ? request !== null && r.actions.includes(action) && res.http(nd!, request.path)
+        : fs
+          ? res.fs!(path)
+          : res.net!(nd!);
       if (hit)
         all.push({ policy: r.policy, rule: r.rule, resource: res.text, decision: r.decision, key: r.key });
     }

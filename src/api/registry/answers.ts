@@ -65,3 +65,6 @@ export const ImageConfigAnswer = object({
   variant: v.optional(v.string()),
   created: v.optional(v.string()),
 });
+
+/** `GET /v2/_catalog`: the repositories of a registry, one page. */
+export const CatalogAnswer = v.looseObject({ repositories: v.nullish(v.array(v.string()), null) });

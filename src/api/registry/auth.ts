@@ -14,6 +14,8 @@ import { RegistryTokenAnswer } from './answers.js';
 export interface RegistryCredential {
   username: string;
   secret: string;
+  /** `secret` is an OAuth2 refresh token (a docker identity token): POSTed as a grant, never as a password. */
+  identityToken?: boolean;
 }
 
 /** Looks a credential up for a registry as written in references (`docker.io`, `host:5000`). */
@@ -151,6 +153,7 @@ export class RegistryAuth {
   ): Promise<string | undefined> {
     const cred = await this.credentials(registry);
     const url = tokenRealmUrl(challenge.realm, baseUrl, { registry, withCredential: cred !== undefined });
+    if (cred?.identityToken) return this.refreshGrant(registry, url, challenge, scopes, cred, signal);
     if (challenge.service) url.searchParams.set('service', challenge.service);
     for (const scope of scopes) url.searchParams.append('scope', scope);
     if (cred) url.searchParams.set('account', cred.username);
@@ -177,14 +180,70 @@ export class RegistryAuth {
       );
     }
     const body = await readAnswer(res, RegistryTokenAnswer, `getting a registry token for ${registry}`);
-    const token = (body.token || body.access_token) as string;
-    const lifetime =
-      typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_EXPIRES_IN;
+    return this.keep(registry, scopes, (body.token || body.access_token) as string, body.expires_in);
+  }
+
+  /** Caches a token for its scopes until shortly before it expires. */
+  private keep(
+    registry: string,
+    scopes: readonly string[],
+    token: string,
+    expiresIn: number | null | undefined,
+  ) {
+    const lifetime = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : DEFAULT_EXPIRES_IN;
     this.tokens.set(tokenKey(registry, scopes), {
       token,
       expiresAt: this.clock.now() + lifetime * 1000 - Math.min(EXPIRY_MARGIN_MS, (lifetime * 1000) / 2),
     });
     return token;
+  }
+
+  /**
+   * OAuth2 refresh-token grant (the distribution token spec's POST form): a docker identity token is
+   * exchanged for an access token at the realm; it travels in the body, never as Basic.
+   */
+  private async refreshGrant(
+    registry: string,
+    realm: URL,
+    challenge: Extract<RegistryChallenge, { kind: 'bearer' }>,
+    scopes: readonly string[],
+    cred: RegistryCredential,
+    signal: AbortSignal | null | undefined,
+  ): Promise<string> {
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: 'hubctl',
+      refresh_token: cred.secret,
+    });
+    if (challenge.service) form.set('service', challenge.service);
+    if (scopes.length > 0) form.set('scope', scopes.join(' '));
+    const what = `getting a registry token for ${registry}`;
+    const res = await this.http.request({
+      method: 'POST',
+      url: realm,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      // The body carries the secret: it goes to the realm's origin or nowhere.
+      credential: { origin: realm.origin },
+      okStatuses: 'any',
+      signal: signal ?? undefined,
+      what,
+    });
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      await res.dump().catch(() => undefined);
+      throw new AuthError(
+        `the token service of ${registry} refused the identity token (it answered ${res.status})`,
+        {
+          hint: `Log in to ${registry} again with the docker CLI, or run "hubctl auth login ${registry}".`,
+        },
+      );
+    }
+    if (res.status < 200 || res.status >= 300) {
+      await res.dump().catch(() => undefined);
+      throw new NetworkError(`${what}: the token service answered ${res.status}`);
+    }
+    const body = await readAnswer(res, RegistryTokenAnswer, what);
+    return this.keep(registry, scopes, (body.access_token || body.token) as string, body.expires_in);
   }
 }
 

@@ -3,14 +3,14 @@
 
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
-import { ApiError, NetworkError, NotFoundError } from '../../errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError } from '../../errors.js';
 import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
 import type { HttpClient, HttpResponse, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { readAnswer } from '../answer.js';
-import { TagListAnswer } from './answers.js';
+import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
@@ -64,6 +64,33 @@ const MAX_TAGS = 1_000_000;
 const MAX_TAG_PAGES = 10_000;
 
 export class RegistryClient extends RegistryTransport {
+  // ---- the login ---------------------------------------------------------------------------
+
+  /**
+   * Checks the credential hubctl has for a registry: with its token service (a token with no
+   * scope), or the registry itself when it asks for Basic. Answers how the registry authenticates;
+   * throws AuthError when the credential is refused.
+   */
+  async checkLogin(registry: string): Promise<'token service' | 'basic' | 'none'> {
+    const base = this.baseUrl(registry);
+    const challenge = await this.auth.challengeFor(registry, base);
+    if (challenge.kind === 'none') return 'none';
+    const authorization = await this.auth.authorization(registry, base, []);
+    if (challenge.kind === 'bearer') return 'token service';
+    const what = `checking the credential for ${registry}`;
+    const res = await this.http.request({
+      url: `${base}/v2/`,
+      ...(authorization ? { credential: { origin: new URL(base).origin, authorization } } : {}),
+      okStatuses: 'any',
+      what,
+    });
+    await res.dump().catch(() => undefined);
+    if (res.status === 401 || res.status === 403)
+      throw new AuthError(`${what}: the registry refused it (${res.status})`);
+    await this.expect(res, [200], what);
+    return 'basic';
+  }
+
   // ---- manifests --------------------------------------------------------------------------
 
   async getManifest(repo: RepositoryName, reference: string): Promise<FetchedManifest> {
@@ -345,7 +372,44 @@ export class RegistryClient extends RegistryTransport {
     if (res.status !== 404) await this.expect(res, [200, 202, 204], what, 'HEAD');
   }
 
-  // ---- tags -------------------------------------------------------------------------------
+  // ---- repositories and tags --------------------------------------------------------------
+
+  /**
+   * The repositories of a registry (`/v2/_catalog`, token scope `registry:catalog:*`), page by page
+   * with `n` and `last` and the `Link` header; the caller stops when it has enough.
+   */
+  listRepositories(registry: string): AsyncGenerator<string> {
+    const what = `listing the repositories of ${registry}`;
+    const site = { registry, repository: '' };
+    return paginate<string>(
+      async (cursor) => {
+        const res = await this.send(site, {
+          url: cursor ?? `v2/_catalog?n=${CATALOG_PAGE}`,
+          actions: [],
+          scopes: ['registry:catalog:*'],
+          what,
+        });
+        if (res.status === 404) {
+          await res.dump().catch(() => undefined);
+          throw new NotFoundError(
+            `${registry} does not offer a repository listing (/v2/_catalog answered 404)`,
+          );
+        }
+        await this.expect(res, [200], what);
+        const body = await readAnswer(res, CatalogAnswer, what);
+        const next = nextLink(res.headers.link);
+        return { items: body.repositories ?? [], next: next ? nextPageUrl(next, res.url, what) : null };
+      },
+      // The command stops at its --limit (100,000 at most); a registry that goes on past that is
+      // not read further.
+      {
+        host: registry,
+        what,
+        maxPages: 1 + MAX_CATALOG_ITEMS / CATALOG_PAGE,
+        maxItems: MAX_CATALOG_ITEMS + CATALOG_PAGE,
+      },
+    );
+  }
 
   /** Every tag of a repository, following `Link: <…>; rel="next"`. */
   listTags(repo: RepositoryName): AsyncGenerator<string> {
@@ -367,5 +431,9 @@ export class RegistryClient extends RegistryTransport {
     );
   }
 }
+
+/** Repositories asked for per catalog page, and listed at most. */
+const CATALOG_PAGE = 100;
+export const MAX_CATALOG_ITEMS = 100_000;
 
 export { nextLink, rangeEnd, sha256Digest };

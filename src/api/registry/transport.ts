@@ -19,6 +19,8 @@ export interface SendOptions {
   actions: Actions;
   /** Extra scopes (pull on the mount source). */
   extraScopes?: string[];
+  /** Scopes instead of the repository's (`registry:catalog:*`). */
+  scopes?: string[];
   headers?: Record<string, string>;
   body?: RequestBody;
   timeoutMs?: number;
@@ -48,7 +50,9 @@ export class RegistryTransport {
   /** One request with auth, a refresh on a 401 with a new challenge, and safe redirects. */
   protected async send(repo: RepositoryName, opts: SendOptions): Promise<HttpResponse> {
     const base = this.baseUrl(repo.registry);
-    const scopes = [scopeFor(repo.repository, opts.actions), ...(opts.extraScopes ?? [])];
+    const scopes = opts.scopes
+      ? [...opts.scopes]
+      : [scopeFor(repo.repository, opts.actions), ...(opts.extraScopes ?? [])];
     const method = opts.method ?? 'GET';
     const replayable =
       opts.body === undefined ||

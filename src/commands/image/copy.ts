@@ -1,73 +1,96 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { copyImage } from '../../image/copy.js';
-import { type ImageReference, parseReference } from '../../ref/reference.js';
+import { parsePlatform } from '../../image/platform.js';
+import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import {
-  concurrencyOption,
-  note,
-  registryClient,
-  stores,
-  transferWithProgress,
-  wantedPlatform,
-} from './shared.js';
+import { runAllTags } from './copy-all-tags.js';
+import { concurrencyOption, runTransfer } from './shared.js';
 
 export interface CopyOptions {
-  src: ImageReference;
-  dst: ImageReference;
+  src: PlaceRef;
+  dst: PlaceRef;
   platform?: string;
   allPlatforms: boolean;
   concurrency: number;
+  keepDigests: boolean;
+  /** Every tag of the source repository (both places are registry repositories). */
+  allTags?: boolean;
 }
 
-export function register(group: Command, host: CommandHost, runner = run): Command {
-  const cmd = group
-    .command('copy')
-    .description('Copy an image between registries or repositories, streaming (digests preserved)')
-    .argument('<src-ref>', 'source image reference')
-    .argument('<dst-ref>', 'destination image reference')
-    .option('--all-platforms', 'copy the index and every platform')
+export interface CopyFlags {
+  platform?: string;
+  allPlatforms?: boolean;
+  concurrency: number;
+  keepDigests?: boolean;
+}
+
+/** The flags every transfer verb shares. */
+export function transferOptions(cmd: Command): Command {
+  return cmd
+    .option('--all-platforms', 'the index and every platform (not into a docker archive)')
     .option(
       '--platform <os/arch[/variant]>',
       "picked from an index; a single image must have it (default: this machine's)",
     )
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
-    .action(
-      (src: string, dst: string, o: { platform?: string; allPlatforms?: boolean; concurrency: number }) => {
-        if (o.platform && o.allPlatforms)
-          throw new UsageError('--platform and --all-platforms cannot be used together');
-        const opts: CopyOptions = {
-          src: parseReference(src),
-          dst: parseReference(dst),
-          platform: o.platform,
-          allPlatforms: Boolean(o.allPlatforms),
-          concurrency: o.concurrency,
-        };
-        return host.run((ctx) => runner(ctx, opts));
-      },
-    );
+    .option(
+      '--keep-digests',
+      'keep docker manifests as they are in oci: places (skopeo and podman cannot read them)',
+    )
+    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4);
+}
+
+export function checkFlags(o: CopyFlags): void {
+  if (o.platform !== undefined && o.allPlatforms)
+    throw new UsageError('--platform and --all-platforms cannot be used together');
+  if (o.platform !== undefined) parsePlatform(o.platform);
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = transferOptions(
+    group
+      .command('copy')
+      .description('Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:')
+      .argument('<src>', `where the image is: ${PLACE_FORMS}`)
+      .argument('<dst>', 'where it goes (same forms)'),
+  )
+    .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
+    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }) => {
+      checkFlags(o);
+      const allTags = Boolean(o.allTags);
+      const opts: CopyOptions = {
+        src: allTags ? repositoryPlace(src) : parsePlace(src),
+        dst: allTags ? repositoryPlace(dst) : parsePlace(dst),
+        allTags,
+        platform: o.platform,
+        allPlatforms: Boolean(o.allPlatforms),
+        concurrency: o.concurrency,
+        keepDigests: Boolean(o.keepDigests),
+      };
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl image copy alpine:3.20 localhost:5000/mirror/alpine:3.20 --all-platforms',
-    'hubctl image copy localhost:5000/team/app:1 localhost:5000/team/app:stable',
+    'hubctl image copy oci:./build:1 oci-archive:out.tar',
+    'hubctl image copy docker-archive:app.tar:app:1 localhost:5000/app:1',
+    'hubctl image copy docker://localhost:5000/app:1 docker-archive:app.tar:app:1',
+    'hubctl image copy --all-tags registry.example.com/team/app localhost:5000/mirror/app --json',
+    'hubctl image copy docker-daemon:app:1 oci:./out:1',
   ]);
 }
 
-export async function run(ctx: Context, opts: CopyOptions): Promise<void> {
-  const client = await registryClient(ctx);
-  await transferWithProgress(ctx, 'Copied', (progress) =>
-    copyImage({
-      client,
-      src: opts.src,
-      dst: opts.dst,
-      platform: wantedPlatform(ctx, opts.platform),
-      platformExplicit: opts.platform !== undefined,
-      allPlatforms: opts.allPlatforms,
-      concurrency: opts.concurrency,
-      progress,
-      signal: ctx.signal,
-      known: stores(ctx).known,
-      note: note(ctx),
-    }),
-  );
+/** A registry repository without tag or digest, for --all-tags. */
+function repositoryPlace(input: string): PlaceRef {
+  const place = parsePlace(input, { defaultTag: false });
+  if (place.transport !== 'registry' || place.ref.tag !== undefined || place.ref.digest !== undefined)
+    throw new UsageError(
+      `--all-tags copies between registry repositories: write host/repository, not "${input}"`,
+    );
+  return place;
+}
+
+export async function run(ctx: Context, opts: CopyOptions): Promise<number | undefined> {
+  if (opts.allTags) return runAllTags(ctx, opts);
+  await runTransfer(ctx, 'Copied', opts);
+  return undefined;
 }

@@ -5,7 +5,6 @@ import { CancelledError } from '../../errors.js';
 import { type DeletePlan, executeDelete, planDelete } from '../../image/delete.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type CommandHost, confirmDestructive, examples } from '../host.js';
-import { registryClient } from './shared.js';
 
 export interface DeleteOptions {
   ref: ImageReference;
@@ -32,7 +31,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 }
 
 export async function run(ctx: Context, opts: DeleteOptions): Promise<number | undefined> {
-  const client = await registryClient(ctx);
+  const client = await ctx.registry();
   const plan = await planDelete(client, opts.ref);
   const repo = `${opts.ref.registry}/${opts.ref.repository}`;
   const tagList = plan.tags.length > 0 ? plan.tags.join(', ') : '(no tags)';

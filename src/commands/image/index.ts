@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as catalog from './catalog.js';
 import * as copy from './copy.js';
 import * as del from './delete.js';
 import * as digest from './digest.js';
 import * as inspect from './inspect.js';
+import * as list from './list.js';
 import * as pull from './pull.js';
 import * as push from './push.js';
 import * as tags from './tags.js';
@@ -12,6 +14,8 @@ export function register(group: Command, host: CommandHost): void {
   inspect.register(group, host);
   digest.register(group, host);
   tags.register(group, host);
+  catalog.register(group, host);
+  list.register(group, host);
   pull.register(group, host);
   push.register(group, host);
   copy.register(group, host);

@@ -1,73 +1,65 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { pullImage } from '../../image/pull.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
-import { type ImageLocation, parseImageLocation } from '../../ref/transport.js';
+import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { concurrencyOption, registryClient, stores, transferWithProgress, wantedPlatform } from './shared.js';
+import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { runTransfer } from './shared.js';
 
 export interface PullOptions {
   ref: ImageReference;
-  dest: ImageLocation;
+  dest: PlaceRef;
   platform?: string;
   allPlatforms: boolean;
   concurrency: number;
+  keepDigests: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
-  const cmd = group
-    .command('pull')
-    .description('Download an image to an OCI layout or a docker archive (resumes a broken pull)')
-    .argument('<ref>', 'image reference')
-    .argument('<dest>', 'oci:DIR[:tag] or docker-archive:FILE')
-    .option(
-      '--platform <os/arch[/variant]>',
-      "picked from an index; a single image must have it (default: this machine's)",
-    )
-    .option('--all-platforms', 'every platform of an index (oci: only)')
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
-    .action(
-      (ref: string, dest: string, o: { platform?: string; allPlatforms?: boolean; concurrency: number }) => {
-        if (o.platform && o.allPlatforms)
-          throw new UsageError('--platform and --all-platforms cannot be used together');
-        const opts: PullOptions = {
-          ref: parseReference(ref),
-          dest: parseImageLocation(dest),
-          platform: o.platform,
-          allPlatforms: Boolean(o.allPlatforms),
-          concurrency: o.concurrency,
-        };
-        if (opts.allPlatforms && opts.dest.transport === 'docker-archive') {
-          throw new UsageError(
-            'a docker archive holds one platform: pull --all-platforms into oci:DIR instead',
-          );
-        }
-        return host.run((ctx) => runner(ctx, opts));
-      },
-    );
+  const cmd = transferOptions(
+    group
+      .command('pull')
+      .description('Download an image to a local place (resumes a broken pull into oci:)')
+      .argument('<ref>', 'image reference')
+      .argument(
+        '<dest>',
+        'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
+      ),
+  ).action((ref: string, dest: string, o: CopyFlags) => {
+    checkFlags(o);
+    const place = parsePlace(dest);
+    if (place.transport === 'registry')
+      throw new UsageError(
+        `pull writes a local image (oci:, oci-archive:, docker-archive:, docker-daemon:): use image copy ${ref} ${dest}`,
+      );
+    if (o.allPlatforms && (place.transport === 'docker-archive' || place.transport === 'docker-daemon'))
+      throw new UsageError(
+        `${place.transport === 'docker-daemon' ? 'the engine' : 'a docker archive'} holds one platform per name: pull --all-platforms into oci:DIR instead`,
+      );
+    const opts: PullOptions = {
+      ref: parseReference(ref.replace(/^docker:\/\//, '')),
+      dest: place,
+      platform: o.platform,
+      allPlatforms: Boolean(o.allPlatforms),
+      concurrency: o.concurrency,
+      keepDigests: Boolean(o.keepDigests),
+    };
+    return host.run((ctx) => runner(ctx, opts));
+  });
   return examples(cmd, [
     'hubctl image pull alpine:3.20 oci:./alpine:3.20',
     'hubctl image pull localhost:5000/team/app:1 docker-archive:app.tar --platform linux/arm64',
+    'hubctl image pull localhost:5000/team/app:1 oci-archive:app.tar --all-platforms',
+    'hubctl image pull localhost:5000/team/app:1 docker-daemon:app:1',
   ]);
 }
 
 export async function run(ctx: Context, opts: PullOptions): Promise<void> {
-  const client = await registryClient(ctx);
-  const platform = wantedPlatform(ctx, opts.platform);
-  await transferWithProgress(ctx, 'Pulled', (progress) =>
-    pullImage({
-      client,
-      ref: opts.ref,
-      dest: opts.dest,
-      platform,
-      platformExplicit: opts.platform !== undefined,
-      notice: (line) => ctx.output.info(line),
-      allPlatforms: opts.allPlatforms,
-      concurrency: opts.concurrency,
-      progress,
-      signal: ctx.signal,
-      known: stores(ctx).known,
-    }),
-  );
+  await runTransfer(ctx, 'Pulled', {
+    ...opts,
+    src: { transport: 'registry', ref: opts.ref },
+    dst: opts.dest,
+    names: 'source',
+  });
 }

@@ -1,62 +1,54 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { openLocalImage } from '../../image/local-image.js';
-import { pushImage } from '../../image/push.js';
+import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
-import { type ImageLocation, parseImageLocation } from '../../ref/transport.js';
+import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import {
-  concurrencyOption,
-  note,
-  registryClient,
-  stores,
-  transferWithProgress,
-  uploadSizes,
-} from './shared.js';
+import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { runTransfer } from './shared.js';
 
 export interface PushOptions {
-  src: ImageLocation;
+  src: PlaceRef;
   ref: ImageReference;
+  platform?: string;
+  allPlatforms: boolean;
   concurrency: number;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
-  const cmd = group
-    .command('push')
-    .description('Upload an OCI layout or docker archive (skips, mounts, resumes unfinished uploads)')
-    .argument('<src>', 'oci:DIR[:tag] or docker-archive:FILE')
-    .argument('<ref>', 'destination image reference')
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
-    .action((src: string, ref: string, o: { concurrency: number }) => {
-      const opts: PushOptions = {
-        src: parseImageLocation(src),
-        ref: parseReference(ref),
-        concurrency: o.concurrency,
-      };
-      return host.run((ctx) => runner(ctx, opts));
-    });
+  const cmd = transferOptions(
+    group
+      .command('push')
+      .description('Upload a local image to a registry (skips, mounts, resumes unfinished uploads)')
+      .argument(
+        '<src>',
+        'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
+      )
+      .argument('<ref>', 'destination image reference'),
+  ).action((src: string, ref: string, o: CopyFlags) => {
+    checkFlags(o);
+    const place = parsePlace(src);
+    if (place.transport === 'registry')
+      throw new UsageError(
+        `push reads a local image (oci:, oci-archive:, docker-archive:, docker-daemon:): use image copy ${src} ${ref}`,
+      );
+    const opts: PushOptions = {
+      src: place,
+      ref: parseReference(ref.replace(/^docker:\/\//, '')),
+      platform: o.platform,
+      // A push sends what the layout holds, every platform, unless one is asked for.
+      allPlatforms: o.platform === undefined,
+      concurrency: o.concurrency,
+    };
+    return host.run((ctx) => runner(ctx, opts));
+  });
   return examples(cmd, [
     'hubctl image push oci:./build:latest localhost:5000/team/app:1',
     'hubctl image push docker-archive:app.tar registry.example.com/team/app:1 --concurrency 8',
+    'hubctl image push docker-daemon:app:1 localhost:5000/team/app:1',
   ]);
 }
 
 export async function run(ctx: Context, opts: PushOptions): Promise<void> {
-  const source = await openLocalImage(opts.src);
-  const client = await registryClient(ctx);
-  const { uploads, known } = stores(ctx);
-  await transferWithProgress(ctx, 'Pushed', (progress) =>
-    pushImage({
-      client,
-      source,
-      dest: opts.ref,
-      concurrency: opts.concurrency,
-      progress,
-      signal: ctx.signal,
-      uploads,
-      known,
-      note: note(ctx),
-      ...uploadSizes(ctx),
-    }),
-  );
+  await runTransfer(ctx, 'Pushed', { ...opts, dst: { transport: 'registry', ref: opts.ref } });
 }

@@ -1,32 +1,19 @@
-// What the image verbs share: the registry client built from the context, the machine's
-// platform, the state stores, and the progress display.
+// What the image verbs share: the places' dependencies built from the context, the platform
+// choice, the state stores, the one transfer with its progress display, and its result.
 
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
-import { RegistryClient } from '../../api/registry/client.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { openDestination, openSource, type PlaceDeps } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
 import { KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
+import type { PlatformChoice } from '../../image/select.js';
+import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
-import { createTransferProgress, type TransferProgress } from '../../output/progress.js';
+import { createTransferProgress } from '../../output/progress.js';
+import type { PlaceRef } from '../../ref/transport.js';
 import { positiveInt } from '../host.js';
-
-export async function registryClient(ctx: Context): Promise<RegistryClient> {
-  const http = await ctx.http();
-  let chain: Awaited<ReturnType<Context['credentials']>> | undefined;
-  return new RegistryClient({
-    http,
-    clock: ctx.clock,
-    plainHttpHosts: ctx.globals.plainHttp,
-    signal: ctx.signal,
-    credentials: async (registry) => {
-      chain ??= await ctx.credentials();
-      const cred = await chain.registry(registry.toLowerCase());
-      return cred ? { username: cred.username, secret: cred.secret } : undefined;
-    },
-  });
-}
 
 /** `--platform`, else HUBCTL_PLATFORM, else this machine's (linux/<arch>). */
 export function wantedPlatform(ctx: Context, flag: string | undefined): PlatformSpec {
@@ -55,23 +42,61 @@ export function uploadSizes(ctx: Context): { monolithicMax?: number; chunkSize?:
   return { monolithicMax: num('HUBCTL_MONOLITHIC_MAX'), chunkSize: num('HUBCTL_CHUNK_SIZE') };
 }
 
-/**
- * Runs a pull, push or copy with the progress display, stops the display (also on failure) before
- * anything else is printed, then prints the result.
- */
-export async function transferWithProgress(
-  ctx: Context,
-  verb: string,
-  transfer: (progress: TransferProgress) => Promise<TransferResult>,
-): Promise<void> {
+/** What a place needs from the context: the registry client, state stores, upload sizes. */
+export function placeDeps(ctx: Context): PlaceDeps {
+  return {
+    registry: () => ctx.registry(),
+    engine: () => ctx.engine(),
+    signal: ctx.signal,
+    ...stores(ctx),
+    ...uploadSizes(ctx),
+    note: note(ctx),
+    notice: (line) => ctx.output.info(line),
+  };
+}
+
+/** `--all-platforms`, `--platform P`, or this machine's (HUBCTL_PLATFORM in tests). */
+export function platformChoice(ctx: Context, flag: string | undefined, all: boolean): PlatformChoice {
+  if (all) return { kind: 'all' };
+  return { kind: 'one', platform: wantedPlatform(ctx, flag), explicit: flag !== undefined };
+}
+
+export interface TransferRequest {
+  src: PlaceRef;
+  dst: PlaceRef;
+  platform?: string;
+  allPlatforms: boolean;
+  concurrency: number;
+  keepDigests?: boolean;
+  /** Which place the result names (a pull names its source, as docker pull does). */
+  names?: 'source' | 'destination';
+}
+
+/** Runs the one transfer with the progress display, then prints the result (pull, push, copy). */
+export async function runTransfer(ctx: Context, verb: string, req: TransferRequest): Promise<TransferResult> {
+  const deps = placeDeps(ctx);
+  const platforms = platformChoice(ctx, req.platform, req.allPlatforms);
+  const source = await openSource(req.src, deps);
+  const destination = await openDestination(req.dst, req.src, deps).catch(async (err) => {
+    await source.close().catch(() => undefined);
+    throw err;
+  });
   const progress = await createTransferProgress(ctx.io, { json: ctx.globals.json, quiet: ctx.globals.quiet });
   let result: TransferResult;
   try {
-    result = await transfer(progress);
+    result = await transfer(source, destination, {
+      platforms,
+      progress,
+      concurrency: req.concurrency,
+      keepDigests: req.keepDigests,
+      notice: (line) => ctx.output.info(line),
+    });
   } finally {
     progress.stop();
   }
+  if (req.names === 'source') result = { ...result, reference: result.source, source: result.reference };
   printTransfer(ctx, verb, result);
+  return result;
 }
 
 export function note(ctx: Context): (line: string) => void {
@@ -81,9 +106,14 @@ export function note(ctx: Context): (line: string) => void {
 /** The result of pull, push and copy: JSON, or `reference@digest` on stdout and a summary on stderr. */
 export function printTransfer(ctx: Context, verb: string, result: TransferResult): void {
   if (ctx.output.json) {
-    ctx.output.printJson({ reference: result.reference, digest: result.digest, blobs: result.blobs });
+    const { reference, digest, blobs, convertedFrom } = result;
+    ctx.output.printJson({ reference, digest, blobs, ...(convertedFrom ? { convertedFrom } : {}) });
     return;
   }
+  if (result.convertedFrom)
+    ctx.output.info(
+      `Converted to OCI media types for ${result.reference}: the digest is ${result.digest}, not ${result.convertedFrom} (--keep-digests keeps the docker manifest).`,
+    );
   const counts = new Map<string, number>();
   for (const b of result.blobs) counts.set(b.action, (counts.get(b.action) ?? 0) + 1);
   const summary = [...counts].map(([a, n]) => `${n} ${a}`).join(', ');

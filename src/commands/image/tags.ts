@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { formatRepository, parseRepository, type RepositoryName } from '../../ref/reference.js';
 import { type CommandHost, examples } from '../host.js';
-import { registryClient } from './shared.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
@@ -17,7 +16,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 }
 
 export async function run(ctx: Context, repo: RepositoryName): Promise<void> {
-  const client = await registryClient(ctx);
+  const client = await ctx.registry();
   const tags: string[] = [];
   for await (const t of client.listTags(repo)) tags.push(t);
   if (ctx.output.json) {

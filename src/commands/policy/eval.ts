@@ -1,13 +1,19 @@
 // `hubctl policy eval`: would this request be allowed, and by which rule? Offline with --file; live
 // with --policy or --team. `--batch` reads requests from stdin, one a line, and writes one JSON
-// decision a line. Exit 0 allowed, 3 denied, 2 bad input.
+// decision a line. Exit 0 allowed, 3 denied, 2 bad input (with --batch: any line not decided).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { BatchProcessor } from '../../policy/batch.js';
-import { type CompiledPolicySet, compilePolicies, type EvalResult, evaluate } from '../../policy/engine.js';
+import {
+  assertDecidable,
+  type CompiledPolicySet,
+  compilePolicies,
+  type EvalResult,
+  evaluate,
+} from '../../policy/engine.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
-import { describeNotEvaluated, loadPolicies, type PolicySources } from './sources.js';
+import { loadPolicies, type PolicySources } from './sources.js';
 
 export interface EvalOptions extends PolicySources {
   action?: string;
@@ -32,8 +38,11 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .description(
       'Decide whether a request would be allowed, and by which rule: offline with --file, else the policies of --org',
     )
-    .argument('[action]', 'connect:tcp, connect:udp, read or write')
-    .argument('[destination]', 'host, host:port, [v6]:port, URL, or a path (/… or ~/…)')
+    .argument('[action]', 'connect:tcp, connect:udp, read, write, or an HTTP method (request:get …)')
+    .argument(
+      '[destination]',
+      'host, host:port, [v6]:port, URL, or a path (/… or ~/…); for request:* an http(s) URL',
+    )
     .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
     .option('--policy <policy>', 'fetch this policy by id or name (repeatable)', collectRepeat)
     .option(
@@ -46,7 +55,10 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       '--batch',
       'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line',
     )
-    .option('--fail-on-deny', 'with --batch: exit 3 when any request was denied')
+    .option(
+      '--fail-on-deny',
+      'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)',
+    )
     .action((action: string | undefined, destination: string | undefined, raw: RawOptions) => {
       const opts: EvalOptions = {
         action,
@@ -75,6 +87,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   return examples(cmd, [
     'hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
     'hubctl policy eval read ~/src/app/main.go -f examples/filesystem.yaml --explain',
+    'hubctl policy eval request:get https://api.github.com/repos/x -f policy.yaml --explain',
     'hubctl policy eval connect:tcp 169.254.169.254:80 --policy egress --json',
     'hubctl policy eval --batch -f policy.yaml --fail-on-deny < requests.ndjson > decisions.ndjson',
   ]);
@@ -84,7 +97,8 @@ export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   const policies = await loadPolicies(ctx, opts);
   // `~` in rules is this user's home here, so a path the shell expanded still matches `~/…` rules.
   const set = compilePolicies(policies, { home: ctx.env.HOME });
-  for (const line of describeNotEvaluated(set.notEvaluated)) ctx.output.warn(line);
+  // fail closed: a rule or policy hubctl cannot evaluate could decide any request
+  assertDecidable(set);
   if (opts.batch) return runBatch(ctx, set, opts);
   const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });
   await show(ctx, result);
@@ -142,5 +156,7 @@ async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions)
   ctx.output.info(
     `${total} request${total === 1 ? '' : 's'}: ${total - denied - errors} allowed, ${denied} denied, ${errors} malformed`,
   );
+  // a line that could not be decided fails the batch, before any denial: it may have been one
+  if (errors > 0) return ExitCode.USAGE;
   return opts.failOnDeny && denied > 0 ? ExitCode.DENIED : ExitCode.OK;
 }

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as apply from './apply.js';
 import * as create from './create.js';
 import * as del from './delete.js';
+import * as diff from './diff.js';
 import * as evaluate from './eval.js';
+import * as exportPolicies from './export.js';
 import * as get from './get.js';
 import * as lint from './lint.js';
 import * as list from './list.js';
+import * as schema from './schema.js';
 import * as update from './update.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -16,4 +20,8 @@ export function register(group: Command, host: CommandHost): void {
   del.register(group, host);
   evaluate.register(group, host);
   lint.register(group, host);
+  exportPolicies.register(group, host);
+  diff.register(group, host);
+  apply.register(group, host);
+  schema.register(group, host);
 }

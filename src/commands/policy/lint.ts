@@ -3,10 +3,9 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { compilePolicies } from '../../policy/engine.js';
 import { lintPolicies } from '../../policy/lint.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
-import { describeNotEvaluated, loadPolicies } from './sources.js';
+import { loadPolicies } from './sources.js';
 
 export interface LintOptions {
   files: string[];
@@ -37,16 +36,13 @@ export async function run(ctx: Context, opts: LintOptions): Promise<number> {
     teams: [],
     live: false,
   });
+  // rules and policies hubctl cannot evaluate are warnings too (NOT_EVALUATED)
   const warnings = lintPolicies(policies);
-  const notEvaluated = compilePolicies(policies).notEvaluated;
   if (ctx.output.json) {
-    const out: Record<string, unknown> = { warnings };
-    if (notEvaluated.length > 0) out.not_evaluated = notEvaluated;
-    ctx.output.printJson(out);
+    ctx.output.printJson({ warnings });
   } else {
     for (const w of warnings)
       ctx.output.line([await ctx.output.style('warning', 'yellow'), `: ${w.message} [${w.code}]`]);
-    for (const line of describeNotEvaluated(notEvaluated)) ctx.output.warn(line);
     const rules = policies.reduce((n, p) => n + p.rules.length, 0);
     const summary = `${policies.length} polic${policies.length === 1 ? 'y' : 'ies'}, ${rules} rule${rules === 1 ? '' : 's'}`;
     ctx.output.info(

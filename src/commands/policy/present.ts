@@ -3,7 +3,15 @@
 import type { GovPolicy, GovRule } from '../../api/governance.js';
 import { MAX_RULES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
-import { domainOfAction, policyDomain, policyType, rulesOf, type Scope } from '../../policy/model.js';
+import {
+  domainOfAction,
+  isHttpRule,
+  policyDomain,
+  policyType,
+  resourceTexts,
+  rulesOf,
+  type Scope,
+} from '../../policy/model.js';
 
 export const PROPAGATION_NOTE = 'The change takes up to five minutes to reach developer machines.';
 
@@ -24,7 +32,7 @@ function scopeDetail(scope: Scope | undefined): string {
   return teams.length === 0 ? 'org-wide' : `teams ${teams.join(', ')}`;
 }
 
-const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources']);
+const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources', 'http_resources']);
 
 /** Fields of a rule that hubctl does not know (`http_resources`), as `key=value` text. */
 function extraText(rule: GovRule): string {
@@ -70,7 +78,7 @@ export async function showRulesTable(ctx: Context, rules: GovRule[]): Promise<vo
       r.name,
       r.decision,
       list(r.actions),
-      list(r.resources),
+      resourceTexts(r).join(','),
       ...(withOther ? [extras[i]] : []),
     ]),
   );
@@ -90,6 +98,14 @@ export async function showRulesTable(ctx: Context, rules: GovRule[]): Promise<vo
 export async function showPolicy(ctx: Context, policy: GovPolicy): Promise<void> {
   await showPolicyFields(ctx, policy);
   const type = policyType(policy);
+  const cedar = policy.cedar_v1;
+  if (type === 'cedar_v1' && cedar && typeof cedar.text === 'string') {
+    if (typeof cedar.schema_url === 'string') await ctx.output.fields([['Schema', cedar.schema_url]]);
+    ctx.output.line();
+    // The Cedar text as written, line by line (the output layer escapes control characters).
+    for (const line of cedar.text.replace(/\n$/, '').split('\n')) ctx.output.line(line);
+    return;
+  }
   if (type !== 'allowlist_v0') {
     ctx.output.info(
       `Its rule set is ${type}, which hubctl does not show as a table; \`hubctl policy get ${policy.id} --json\` prints it.`,
@@ -115,7 +131,7 @@ export async function showRule(ctx: Context, rule: GovRule): Promise<void> {
     ['Name', rule.name],
     ['Decision', String(rule.decision)],
     ['Actions', list(rule.actions)],
-    ['Resources', list(rule.resources)],
+    [isHttpRule(rule) ? 'HTTP resources' : 'Resources', resourceTexts(rule).join(',')],
   ];
   const other = extraText(rule);
   if (other) pairs.push(['Other', other]);

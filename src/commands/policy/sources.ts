@@ -74,13 +74,3 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
   }
   return out;
 }
-
-export function describeNotEvaluated(
-  items: readonly { policy: string; rule?: string; reason: string }[],
-): string[] {
-  return items.map((n) =>
-    n.rule === undefined
-      ? `not evaluated: policy "${n.policy}": ${n.reason}`
-      : `not evaluated: rule "${n.rule}" of policy "${n.policy}": ${n.reason}`,
-  );
-}

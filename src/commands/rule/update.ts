@@ -2,12 +2,25 @@ import type { Command } from 'commander';
 import type { UpdateRuleBody } from '../../api/governance.js';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
-import { type Decision, type Domain, domainOfAction, policyDomain, rulesOf } from '../../policy/model.js';
-import { domainOfActions, validateRule } from '../../policy/validate.js';
+import {
+  type Decision,
+  type Domain,
+  domainOfAction,
+  type HttpResource,
+  isHttpRule,
+  policyDomain,
+  rulesOf,
+} from '../../policy/model.js';
+import {
+  domainOfActions,
+  isHttpActionList,
+  parseHttpResourceText,
+  validateRule,
+} from '../../policy/validate.js';
 import { type CommandHost, collectList, examples } from '../host.js';
 import { notePropagation, showRule } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist, resolveRule } from '../policy/resolve.js';
-import { checkRuleParts } from './values.js';
+import { checkRuleParts, type RuleFlags } from './values.js';
 
 export interface UpdateOptions {
   /** An id (`pol_…`) or a name. */
@@ -18,6 +31,8 @@ export interface UpdateOptions {
   actions?: string[];
   decision?: Decision;
   resources?: string[];
+  /** Replaces the HTTP resources; with request:* actions, turns a rule into an HTTP rule. */
+  http_resources?: HttpResource[];
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -29,34 +44,42 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .option('--name <name>', 'new rule name')
     .option('--action <action>', 'replace the actions (repeatable or comma-separated)', collectList)
     .option('--resource <resource>', 'replace the resources (repeatable or comma-separated)', collectList)
+    .option(
+      '--http-resource <host/path>',
+      'replace the HTTP resources: host[:port]/path (repeatable); with request:* actions',
+      collectList,
+    )
     .option('--decision <decision>', 'allow or deny')
-    .action(
-      (
-        policy: string,
-        rule: string,
-        o: { name?: string; action?: string[]; resource?: string[]; decision?: string },
-      ) => {
-        if ([o.name, o.action, o.resource, o.decision].every((v) => v === undefined)) {
-          throw new UsageError('nothing to change: give --name, --action, --resource or --decision');
-        }
-        const parts = checkRuleParts({
-          name: o.name,
-          actions: o.action,
-          decision: o.decision,
-          resources: o.resource,
-        });
-        const opts: UpdateOptions = { policy, rule };
-        if (parts.name !== undefined) opts.name = parts.name;
-        if (parts.actions !== undefined) opts.actions = parts.actions;
-        if (parts.decision !== undefined) opts.decision = parts.decision;
-        if (parts.resources !== undefined) opts.resources = parts.resources;
-        return host.run((ctx) => runner(ctx, opts));
-      },
-    );
+    .action((policy: string, rule: string, o: RuleFlags) => {
+      if ([o.name, o.action, o.resource, o.httpResource, o.decision].every((v) => v === undefined)) {
+        throw new UsageError(
+          'nothing to change: give --name, --action, --resource, --http-resource or --decision',
+        );
+      }
+      if (o.resource !== undefined && o.httpResource !== undefined) {
+        throw new UsageError(
+          'give --resource or --http-resource, not both: a rule has one kind of resources',
+        );
+      }
+      const parts = checkRuleParts({
+        name: o.name,
+        actions: o.action,
+        decision: o.decision,
+        resources: o.resource,
+      });
+      const opts: UpdateOptions = { policy, rule };
+      if (parts.name !== undefined) opts.name = parts.name;
+      if (parts.actions !== undefined) opts.actions = parts.actions;
+      if (parts.decision !== undefined) opts.decision = parts.decision;
+      if (parts.resources !== undefined) opts.resources = parts.resources;
+      if (o.httpResource !== undefined) opts.http_resources = o.httpResource.map(parseHttpResourceText);
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl rule update egress github --resource github.com:443,api.github.com:443',
     'hubctl rule update egress rule_8a1f --decision deny',
     "hubctl rule update workspace data --action read --resource '/data/**,~/cache/*'",
+    "hubctl rule update egress github --action request:get --http-resource 'api.github.com/repos/**'",
   ]);
 }
 
@@ -75,7 +98,8 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   const rule = resolveRule(policy, opts.rule);
   const label = `rule "${rule.name}" (${rule.id})`;
 
-  if (opts.actions !== undefined || opts.resources !== undefined) {
+  let switches = false;
+  if (opts.actions !== undefined || opts.resources !== undefined || opts.http_resources !== undefined) {
     // The rule as it would become is checked as a whole, with the same parser as `policy eval`.
     const actions = opts.actions ?? rule.actions;
     let domain: Domain;
@@ -97,15 +121,31 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
       );
     }
     const others = rulesOf(policy).filter((r) => r.id !== rule.id);
-    validateRule(
-      {
-        name: opts.name ?? rule.name,
-        actions,
-        decision: opts.decision ?? rule.decision,
-        resources: opts.resources ?? rule.resources,
-      },
-      { policyDomain: policyDomain({ allowlist_v0: { rules: others } }) },
-    );
+    // Switching between resources and http_resources needs the new list; the old one is dropped.
+    const wasHttp = isHttpRule(rule);
+    switches = isHttpActionList(actions) !== wasHttp;
+    const keep = !switches;
+    try {
+      validateRule(
+        {
+          name: opts.name ?? rule.name,
+          actions,
+          decision: opts.decision ?? rule.decision,
+          resources: opts.resources ?? (keep && !wasHttp ? rule.resources : undefined),
+          http_resources: opts.http_resources ?? (keep && wasHttp ? rule.http_resources : undefined),
+        },
+        { policyDomain: policyDomain({ allowlist_v0: { rules: others } }) },
+      );
+    } catch (err) {
+      if (err instanceof ValidationError && switches) {
+        throw new ValidationError(`${label}: ${err.message}`, {
+          hint: wasHttp
+            ? 'Give --resource with the new actions to turn it into a connection rule.'
+            : 'Give --http-resource with the request:* actions to turn it into an HTTP rule.',
+        });
+      }
+      throw err;
+    }
   }
 
   const body: UpdateRuleBody = {};
@@ -113,6 +153,10 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   if (opts.actions !== undefined) body.actions = opts.actions;
   if (opts.decision !== undefined) body.decision = opts.decision;
   if (opts.resources !== undefined) body.resources = opts.resources;
+  if (opts.http_resources !== undefined) body.http_resources = opts.http_resources;
+  // One update switches kinds: the new list, and null for the old one (merge-patch).
+  if (switches && opts.http_resources !== undefined) body.resources = null;
+  if (switches && opts.resources !== undefined) body.http_resources = null;
   const result = await client.updateRule(policy.id, rule.id, body);
   if (ctx.output.json) {
     ctx.output.printJson(result);

@@ -5,6 +5,15 @@ import type { Decision, Domain } from '../../policy/model.js';
 import { parseResource } from '../../policy/resource.js';
 import { domainOfActions } from '../../policy/validate.js';
 
+/** The rule flags of `rule add` and `rule update`, as commander gives them. */
+export interface RuleFlags {
+  name?: string;
+  action?: string[];
+  resource?: string[];
+  httpResource?: string[];
+  decision?: string;
+}
+
 export function checkRuleName(name: string): string {
   if (name.trim() === '') throw new UsageError('--name must not be empty');
   return name;

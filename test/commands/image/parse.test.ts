@@ -32,6 +32,7 @@ describe('image verbs: parsing', () => {
       {
         src: { transport: 'oci', path: '/tmp/x', tag: 'v1' },
         ref: { registry: 'localhost:5000', repository: 'a', tag: '1' },
+        allPlatforms: true,
         concurrency: 4,
       },
     ]);
@@ -39,6 +40,7 @@ describe('image verbs: parsing', () => {
       {
         src: { transport: 'docker-archive', path: 'a.tar' },
         ref: { registry: 'docker.io', repository: 'library/b', tag: 'latest' },
+        allPlatforms: true,
         concurrency: 8,
       },
     ]);
@@ -57,7 +59,11 @@ describe('image verbs: parsing', () => {
       /one platform/,
     );
     expect(() => parse(pull.register, ['pull', 'alpine', '/tmp/out'])).toThrow(
-      /oci:DIR\[:tag\] or docker-archive:FILE/,
+      /not an image location hubctl reads: write .*oci:DIR\[:TAG\], oci-archive:FILE\[:TAG\], docker-archive:FILE\[:REF\]/,
+    );
+    expect(() => parse(pull.register, ['pull', 'alpine', 'localhost:5000/x:1'])).toThrow(/use image copy/);
+    expect(() => parse(pull.register, ['pull', 'alpine', 'oci:x', '--platform', 'linux'])).toThrow(
+      /invalid platform/,
     );
     expect(() => parse(pull.register, ['pull', 'alpine', 'oci:x', '--concurrency', '0'])).toThrow(
       /--concurrency/,
@@ -67,14 +73,25 @@ describe('image verbs: parsing', () => {
   it('copy, inspect, tags, delete', () => {
     const [c] = parse(copy.register, ['copy', 'a:1', 'h:5000/b:2', '--all-platforms']) as [copy.CopyOptions];
     expect(c.allPlatforms).toBe(true);
-    expect(c.dst).toEqual({ registry: 'h:5000', repository: 'b', tag: '2' });
+    expect(c.dst).toEqual({ transport: 'registry', ref: { registry: 'h:5000', repository: 'b', tag: '2' } });
+    const [local] = parse(copy.register, ['copy', 'oci:./build:1', 'oci-archive:out.tar']) as [
+      copy.CopyOptions,
+    ];
+    expect(local.src).toEqual({ transport: 'oci', path: './build', tag: '1' });
+    expect(local.dst).toEqual({ transport: 'oci-archive', path: 'out.tar' });
+    expect(() => parse(copy.register, ['copy', './build', 'h/x:1'])).toThrow(
+      /not an image location hubctl reads/,
+    );
     const [i] = parse(inspect.register, ['inspect', 'a', '--platform', 'linux/arm/v7', '--raw']) as [
       inspect.InspectOptions,
     ];
     expect(i).toEqual({
-      ref: { registry: 'docker.io', repository: 'library/a', tag: 'latest' },
+      place: {
+        transport: 'registry',
+        ref: { registry: 'docker.io', repository: 'library/a', tag: 'latest' },
+      },
       raw: true,
-      platform: { os: 'linux', architecture: 'arm', variant: 'v7' },
+      platform: 'linux/arm/v7',
     });
     expect(parse(tags.register, ['tags', 'h:5000/team/app'])).toEqual([
       { registry: 'h:5000', repository: 'team/app' },

@@ -135,27 +135,58 @@ describe('policy eval with files', () => {
     expect(r.stdout).toContain('denied by rule "no-gh" of policy "block-gh"');
   });
 
-  it('states what it did not evaluate', async () => {
+  it('refuses to decide (exit 2, naming the rule) while a rule it cannot evaluate is there', async () => {
+    // the deny that hubctl cannot read must never be dropped: the request it should deny would pass
     const f = tempFile(
-      'mixed.yaml',
-      'name: newer\nrules:\n  - {name: http-get, actions: ["request:get"], decision: allow, http_resources: ["https://x/*"]}\n  - {name: ok, actions: [connect:tcp], decision: allow, resources: [ok.test]}\n',
+      'unknown.yaml',
+      'name: egress\nrules:\n  - {name: all, actions: [connect:tcp], decision: allow, resources: ["**"]}\n  - {name: block, actions: [connect:tcp, connect:icmp], decision: deny, resources: [evil.test]}\n',
     );
-    const r = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f]);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
-      'not evaluated: rule "http-get" of policy "newer": it has http_resources (a newer rule format)\n',
+    const message =
+      'cannot decide: rule "block" of policy "egress" cannot be evaluated: its action connect:icmp is not known to hubctl; fix or remove it, or evaluate without it';
+    const r = await runCli(['policy', 'eval', 'connect:tcp', 'evil.test', '-f', f]);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `hubctl: ${message}\n` });
+    const j = await runCli(['policy', 'eval', 'connect:tcp', 'evil.test', '-f', f, '--json']);
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.stderr).error.message).toBe(message);
+    const batch = await runCli(['policy', 'eval', '--batch', '-f', f], { stdin: 'connect:tcp evil.test\n' });
+    expect(batch.code).toBe(2);
+    expect(batch.stdout).toBe('');
+  });
+
+  it('decides an HTTP request by its network and HTTP rules, naming the layer with --explain', async () => {
+    const f = tempFile(
+      'http.yaml',
+      'name: api\nrules:\n  - {name: gh, actions: [connect:tcp], decision: allow, resources: [api.github.com]}\n  - {name: no-delete, actions: [request:delete], decision: deny, http_resources: [{host: api.github.com, path: "/repos/**"}]}\n',
     );
-    const j = await runCli(['policy', 'eval', 'connect:tcp', 'ok.test', '-f', f, '--json']);
-    expect(JSON.parse(j.stdout).not_evaluated).toEqual([
-      { policy: 'newer', rule: 'http-get', reason: 'it has http_resources (a newer rule format)' },
+    const get = await runCli(['policy', 'eval', 'request:get', 'https://api.github.com/repos/x', '-f', f]);
+    expect(get.code).toBe(0);
+    const del = await runCli([
+      'policy',
+      'eval',
+      'request:delete',
+      'https://api.github.com/repos/x',
+      '-f',
+      f,
+      '--explain',
     ]);
-    expect(j.stderr).toBe('');
+    expect(del.code).toBe(3);
+    expect(del.stdout).toContain('reason: denied by rule "no-delete" of policy "api"');
+    expect(del.stdout).toContain('HTTP layer: host api.github.com is exactly api.github.com');
+    expect(del.stdout).toContain('network layer (the connection, every method)');
+    const bad = await runCli(['policy', 'eval', 'request:get', 'https://api.github.com/a/../b', '-f', f]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a path has no ".." segment');
   });
 
   it.each([
     [['connect:tcp', 'https://'], 'invalid network destination "https://": the URL has no host'],
     [['connect:tcp', 'x.com:99999'], 'port 99999 is outside 1–65535'],
-    [['request:get', 'x.com'], 'unknown action "request:get"'],
+    [['connect:tcp', 'https://corp.example.com\\@evil.com/'], 'a backslash in a URL is read as "/" by some'],
+    [
+      ['connect:tcp', 'foo.0x1'],
+      '"foo.0x1" is not a valid IPv4 address (it ends in a number, so URL parsers read it as one)',
+    ],
+    [['request:fetch', 'x.com'], 'unknown action "request:fetch"'],
     [['read', 'relative/path'], 'invalid filesystem path "relative/path"'],
   ])('exits 2 on bad input %j', async (args, message) => {
     const r = await runCli(['policy', 'eval', ...args, '-f', NET]);
@@ -190,9 +221,9 @@ describe('policy eval --batch', () => {
     'connect:udp 8.8.8.8:53',
   ].join('\n');
 
-  it('writes one JSON line per request, in order, an error record for a malformed line, exit 0', async () => {
+  it('writes one JSON line per request, in order, an error record for a malformed line, exit 2', async () => {
     const r = await runCli(['policy', 'eval', '--batch', '-f', NET], { stdin: input });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
     const lines = r.stdout
       .trimEnd()
       .split('\n')
@@ -228,11 +259,22 @@ describe('policy eval --batch', () => {
     expect(r.stderr).toBe('5 requests: 2 allowed, 2 denied, 1 malformed\n');
   });
 
-  it('exits 3 with --fail-on-deny when any request was denied', async () => {
+  it('exits 3 with --fail-on-deny when any request was denied, and 2 when any line was not decided', async () => {
+    const denied = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
+      stdin: 'connect:tcp github.com\nconnect:tcp 169.254.169.254:80\n',
+    });
+    expect(denied.code).toBe(3);
+    // a line not decided may have been a denial: it outranks the denials
     const r = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
       stdin: input,
     });
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(2);
+    // no line decided at all
+    for (const stdin of ['nonsense\n', '{"action":"connect:tcp","destination":"a\\\\@b"}\n', 'x y\n']) {
+      const none = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], { stdin });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toBe('1 request: 0 allowed, 0 denied, 1 malformed\n');
+    }
     const ok = await runCli(['policy', 'eval', '--batch', '--fail-on-deny', '-f', NET], {
       stdin: 'connect:tcp github.com\r\nconnect:tcp api.github.com:443',
     });
@@ -280,24 +322,29 @@ describe('policy eval, live', () => {
     );
   });
 
-  it('evaluates org-wide policies plus those of --team, and notes cedar ones', async () => {
+  it('evaluates org-wide policies plus those of --team, and refuses while a cedar one applies', async () => {
     h.seed({ name: 'org-wide', rules: [rule] });
     h.seed({
       name: 'team-a',
       teams: [ACME_TEAMS[0]!],
       rules: [{ ...rule, name: 'block', decision: 'deny' }],
     });
-    h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'x' } });
+    h.seed({ name: 'cedar', type: 'cedar_v1', teams: [ACME_TEAMS[1]!], ruleSet: { text: 'x' } });
     const org = await runCli(['policy', 'eval', 'connect:tcp', 'github.com'], { env: h.env });
     expect(org.code).toBe(0);
-    expect(org.stderr).toBe(
-      'not evaluated: policy "cedar": it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only\n',
-    );
+    expect(org.stderr).toBe('');
     const team = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[0]!], {
       env: h.env,
     });
     expect(team.code).toBe(3);
     expect(team.stdout).toContain('denied by rule "block" of policy "team-a"');
+    const cedar = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[1]!], {
+      env: h.env,
+    });
+    expect(cedar.code).toBe(2);
+    expect(cedar.stderr).toBe(
+      'hubctl: cannot decide: policy "cedar" cannot be evaluated: it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only; fix or remove it, or evaluate without it\n',
+    );
   });
 
   it('reads no credentials and sends nothing when only files are given', async () => {

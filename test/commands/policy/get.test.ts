@@ -17,12 +17,22 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-const NEWER_RULE = {
+const HTTP_RULE = {
   name: 'get-api',
-  actions: ['request:get'],
+  actions: ['request:get', 'request:head'],
   decision: 'allow',
-  resources: [],
-  http_resources: ['https://api.example.com/v1/*'],
+  http_resources: [
+    { host: 'api.example.com', path: '/v1/*' },
+    { host: 'api.example.com', port: 8443, path: '/**' },
+  ],
+};
+
+const NEWER_RULE = {
+  name: 'stream',
+  actions: ['stream:open'],
+  decision: 'allow',
+  resources: ['x.example.com'],
+  stream_window: 30,
 };
 
 describe('policy get: parsing', () => {
@@ -145,28 +155,35 @@ describe('policy get', () => {
   });
 
   it('shows a cedar_v1 policy as such, and its rule set in --json', async () => {
-    const ruleSet = { policies: 'permit(principal, action, resource);' };
+    const ruleSet = { text: 'permit(principal, action, resource);', schema_url: 'https://x.test/s.json' };
     h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet });
     const r = await h.run(['policy', 'get', 'legacy']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Type\tcedar_v1\n');
     expect(r.stdout).not.toContain('Domain');
-    expect(r.stderr).toMatch(/rule set is cedar_v1/);
+    expect(r.stdout).toContain('Schema\thttps://x.test/s.json\n\npermit(principal, action, resource);\n');
     const json = JSON.parse((await h.run(['policy', 'get', 'legacy', '--json'])).stdout);
     expect(json.cedar_v1).toEqual(ruleSet);
+    // control characters from the server reach the terminal escaped
+    h.hub.state.policies[0]!.ruleSet = { text: 'permit(\u001b[31m);\nforbid(x);' };
+    const esc = await h.run(['policy', 'get', 'legacy']);
+    expect(esc.stderr).toBe('');
+    expect(esc.stdout).toContain('\n\npermit(\\x1b[31m);\nforbid(x);\n');
   });
 
-  it('shows rules with unknown actions and http_resources instead of dropping them', async () => {
-    h.seed({ name: 'newer', domain: 'network', rules: [NET_RULE, NEWER_RULE] });
+  it('shows HTTP rules, and rules with unknown actions instead of dropping them', async () => {
+    h.seed({ name: 'newer', domain: 'network', rules: [NET_RULE, HTTP_RULE, NEWER_RULE] });
     const r = await h.run(['policy', 'get', 'newer']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       'rule_0001\tgithub\tallow\tconnect:tcp\tgithub.com:443,**.github.com\t\n' +
-        'rule_0002\tget-api\tallow\trequest:get\t\thttp_resources=https://api.example.com/v1/*\n',
+        'rule_0002\tget-api\tallow\trequest:get,request:head\tapi.example.com/v1/*,api.example.com:8443/**\t\n' +
+        'rule_0003\tstream\tallow\tstream:open\tx.example.com\tstream_window=30\n',
     );
-    expect(r.stderr).toMatch(/action request:get is not known to hubctl/);
+    expect(r.stderr).toMatch(/action stream:open is not known to hubctl/);
     const json = JSON.parse((await h.run(['policy', 'get', 'newer', '--json'])).stdout);
-    expect(json.allowlist_v0.rules[1]).toEqual({ id: 'rule_0002', ...NEWER_RULE });
+    expect(json.allowlist_v0.rules[1]).toEqual({ id: 'rule_0002', ...HTTP_RULE });
+    expect(json.allowlist_v0.rules[2]).toEqual({ id: 'rule_0003', ...NEWER_RULE });
   });
 
   it('warns when the policy is at the 250-rule limit', async () => {

@@ -75,6 +75,35 @@ describe('policy lint', () => {
     expect(r.stderr).toContain('rules[0].resources[0]: invalid network resource "a.*.com"');
   });
 
+  it('reports a rule it cannot evaluate (exit 1), and a numeric or URL form in a rule (exit 2)', async () => {
+    const unknown = tempFile(
+      'u.yaml',
+      'name: egress\nrules:\n  - {name: block, actions: [connect:tcp, connect:icmp], decision: deny, resources: [evil.test]}\n',
+    );
+    expect(await runCli(['policy', 'lint', '-f', unknown])).toEqual({
+      code: 1,
+      stdout:
+        'warning: rule "block" of policy "egress" cannot be evaluated: its action connect:icmp is not known to hubctl; `policy eval` refuses to decide while it is there [NOT_EVALUATED]\n',
+      stderr: '1 warning (1 policy, 1 rule)\n',
+    });
+    for (const [resource, problem] of [
+      [
+        '0xa9fea9fe',
+        'URL parsers and resolvers read it as 169.254.169.254, a service may read it as a name; write 169.254.169.254',
+      ],
+      ['https://evil.test/', 'a resource names a host, not a URL'],
+    ]) {
+      const f = tempFile(
+        'n.yaml',
+        `name: egress\nrules:\n  - {name: block, actions: [connect:tcp], decision: deny, resources: ["${resource}"]}\n`,
+      );
+      const r = await runCli(['policy', 'lint', '-f', f]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`rules[0].resources[0]: invalid network resource "${resource}"`);
+      expect(r.stderr).toContain(problem);
+    }
+  });
+
   describe('live', () => {
     let h: GovHarness;
     beforeEach(async () => {

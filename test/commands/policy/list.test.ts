@@ -15,7 +15,7 @@ const LIST = '/v2/orgs/acme/governance/policies';
 function seedThree() {
   h.seed({ name: 'egress', rules: [NET_RULE] });
   h.seed({ name: 'build-cache', teams: [...ACME_TEAMS] });
-  h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: { policies: 'permit(principal, action, resource);' } });
+  h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
 }
 
 describe('policy list: parsing', () => {

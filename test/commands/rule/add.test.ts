@@ -76,8 +76,8 @@ describe('rule add: parsing', () => {
     await expect(parseWith(register, without('--resource'))).rejects.toThrow(/needs --resource/);
     await expect(parseWith(register, without('--decision'))).rejects.toThrow(/needs --decision/);
     const swap = (flag: string, value: string) => base.map((v, i) => (base[i - 1] === flag ? value : v));
-    await expect(parseWith(register, swap('--action', 'request:get'))).rejects.toThrow(
-      /unknown action "request:get"; allowed actions are network: connect:tcp, connect:udp; filesystem: read, write/,
+    await expect(parseWith(register, swap('--action', 'request:fetch'))).rejects.toThrow(
+      /unknown action "request:fetch"; allowed actions are network: connect:tcp, connect:udp, request:get, .*; filesystem: read, write/,
     );
     await expect(parseWith(register, swap('--action', 'read,connect:tcp'))).rejects.toThrow(/mix domains/);
     await expect(parseWith(register, swap('--resource', 'data/x'))).rejects.toThrow(/"data\/x"/);
@@ -152,7 +152,7 @@ describe('rule add', () => {
     h.seed({
       name: 'legacy',
       type: 'cedar_v1',
-      ruleSet: { policies: 'permit(principal, action, resource);' },
+      ruleSet: { text: 'permit(principal, action, resource);' },
     });
     const r = await h.run(add('legacy', 'x', 'connect:tcp', 'github.com'));
     expect(r.code).toBe(2);

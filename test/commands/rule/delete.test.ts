@@ -66,7 +66,7 @@ describe('rule delete', () => {
     const r = await h.run(['rule', 'delete', 'egress', 'gitlab', '--yes']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/no rule named "gitlab"/);
-    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: {} });
+    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
     const c = await h.run(['rule', 'delete', 'legacy', 'x', '--yes']);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/cedar_v1/);

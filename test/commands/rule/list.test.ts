@@ -48,14 +48,14 @@ describe('rule list', () => {
   it('keeps rules with unknown actions and extra fields', async () => {
     const newer = {
       name: 'get',
-      actions: ['request:get'],
+      actions: ['stream:open'],
       decision: 'allow',
       resources: [],
-      http_resources: ['https://x.example/*'],
+      stream_resources: ['https://x.example/*'],
     };
     h.seed({ name: 'newer', domain: 'network', rules: [newer] });
     const r = await h.run(['rule', 'list', 'newer']);
-    expect(r.stdout).toBe('rule_0001\tget\tallow\trequest:get\t\thttp_resources=https://x.example/*\n');
+    expect(r.stdout).toBe('rule_0001\tget\tallow\tstream:open\t\tstream_resources=https://x.example/*\n');
     expect(JSON.parse((await h.run(['rule', 'list', 'newer', '--json'])).stdout)).toEqual([
       { id: 'rule_0001', ...newer },
     ]);
@@ -74,7 +74,7 @@ describe('rule list', () => {
     h.seed({
       name: 'legacy',
       type: 'cedar_v1',
-      ruleSet: { policies: 'permit(principal, action, resource);' },
+      ruleSet: { text: 'permit(principal, action, resource);' },
     });
     const r = await h.run(['rule', 'list', 'legacy']);
     expect(r.code).toBe(2);

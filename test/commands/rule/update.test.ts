@@ -118,10 +118,10 @@ describe('rule update', () => {
   it('renames a rule with actions hubctl does not know, but will not check new resources for it', async () => {
     const newer = {
       name: 'get',
-      actions: ['request:get'],
+      actions: ['request:fetch'],
       decision: 'allow',
       resources: [],
-      http_resources: ['https://x/*'],
+      fetch_resources: ['https://x/*'],
     };
     h.seed({ name: 'newer', domain: 'network', rules: [newer] });
     let r = await h.run(['rule', 'update', 'newer', 'get', '--name', 'get-api']);
@@ -133,7 +133,7 @@ describe('rule update', () => {
   });
 
   it('refuses a cedar_v1 policy', async () => {
-    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: {} });
+    h.seed({ name: 'legacy', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
     expect((await h.run(['rule', 'update', 'legacy', 'x', '--decision', 'deny'])).code).toBe(2);
   });
 

@@ -1,14 +1,20 @@
 // The eight governance operations of interface.md, on `/v2/orgs/{org}/governance/policies…`.
 import type { ServerResponse } from 'node:http';
+import {
+  ACTION_DOMAINS,
+  checkCedar,
+  checkResourcesForDomain,
+  checkRuleFields,
+  MAX_NAME,
+  newRule,
+  patchedRule,
+  ruleShapeProblem,
+  validName,
+} from './governance-rules.js';
 import { govError, isRecord, isStringArray, send } from './http.js';
-import type { HubState, StoredPolicy, StoredRule } from './state.js';
+import type { HubState, StoredPolicy } from './state.js';
 
-export const ACTION_DOMAINS: Readonly<Record<string, 'network' | 'filesystem'>> = {
-  'connect:tcp': 'network',
-  'connect:udp': 'network',
-  read: 'filesystem',
-  write: 'filesystem',
-};
+export { ACTION_DOMAINS };
 
 export interface Caller {
   /** The JWT's subject: a username, or an organization name for an organization token. */
@@ -26,8 +32,6 @@ export interface GovernanceContext {
   /** When set, the list answers in pages of this size with `next_page_token`. */
   policyPageSize: number | undefined;
 }
-
-const MAX_NAME = 100;
 
 /** The domain of a policy's rules, derived from their actions. */
 export function policyDomain(p: StoredPolicy): string | undefined {
@@ -70,55 +74,13 @@ export function summaryView(p: StoredPolicy): Record<string, unknown> {
   return { ...policyView(p, false), type: p.type };
 }
 
-function validName(v: unknown): v is string {
-  return typeof v === 'string' && v.trim().length > 0 && v.length <= MAX_NAME;
-}
-
-type RuleCheck = { ok: true; domain?: 'network' | 'filesystem' } | { ok: false; message: string };
-
-/** Checks the rule fields that are present; `required` makes all four mandatory. */
-function checkRuleFields(body: Record<string, unknown>, required: boolean): RuleCheck {
-  for (const f of ['name', 'actions', 'decision', 'resources']) {
-    if (required && body[f] === undefined) return { ok: false, message: `${f} is required` };
-  }
-  if (body.name !== undefined && !validName(body.name)) {
-    return { ok: false, message: `name must be a non-empty string of at most ${MAX_NAME} characters` };
-  }
-  if (body.decision !== undefined && body.decision !== 'allow' && body.decision !== 'deny') {
-    return { ok: false, message: 'decision must be "allow" or "deny"' };
-  }
-  let domain: 'network' | 'filesystem' | undefined;
-  if (body.actions !== undefined) {
-    if (!isStringArray(body.actions) || body.actions.length === 0) {
-      return { ok: false, message: 'actions must be a non-empty array of strings' };
-    }
-    for (const a of body.actions) {
-      const d = ACTION_DOMAINS[a];
-      if (!d) return { ok: false, message: `unknown action "${a}"` };
-      if (domain && d !== domain) {
-        return { ok: false, message: 'all actions of a rule must belong to the same domain' };
-      }
-      domain = d;
-    }
-  }
-  if (body.resources !== undefined) {
-    if (!isStringArray(body.resources) || body.resources.length === 0) {
-      return { ok: false, message: 'resources must be a non-empty array of strings' };
-    }
-    for (const r of body.resources) {
-      if (r.length === 0 || /\s/.test(r)) return { ok: false, message: `invalid resource "${r}"` };
-    }
-  }
-  return { ok: true, domain };
-}
-
-/** Filesystem resources must be paths; checked once the rule's domain is known. */
-function checkResourcesForDomain(resources: string[], domain: string | undefined): string | undefined {
-  if (domain !== 'filesystem') return undefined;
-  const bad = resources.find((r) => !r.startsWith('/') && !r.startsWith('~'));
-  return bad === undefined
-    ? undefined
-    : `invalid filesystem resource "${bad}": a path must start with / or ~`;
+function wrongType(res: ServerResponse, policy: StoredPolicy, type: string): undefined {
+  return govError(
+    res,
+    400,
+    'invalid_argument',
+    `policy "${policy.id}" is of type ${policy.type}, not ${type}`,
+  );
 }
 
 function checkScope(scope: unknown, teams: string[], org: string): string | undefined {
@@ -181,6 +143,10 @@ export function handleGovernance(
         const bad = checkScope(body.scope, org.teams, org.name);
         if (bad) return govError(res, 400, 'invalid_argument', bad);
       }
+      if (body.cedar_v1 !== undefined) {
+        const bad = checkCedar(body.cedar_v1);
+        if (bad) return govError(res, 400, 'invalid_argument', bad);
+      }
       const existing = orgPolicies();
       if (existing.length >= ctx.maxPolicies) {
         return govError(
@@ -202,8 +168,9 @@ export function handleGovernance(
         scope: { teams: scopeTeams },
         created_at: now,
         updated_at: now,
-        type: 'allowlist_v0',
+        type: body.cedar_v1 === undefined ? 'allowlist_v0' : 'cedar_v1',
         rules: [],
+        ...(body.cedar_v1 === undefined ? {} : { ruleSet: structuredClone(body.cedar_v1) }),
       };
       policies.push(p);
       return send(res, 201, policyView(p, true));
@@ -222,8 +189,13 @@ export function handleGovernance(
       return send(res, 200, { deleted });
     }
     if (method === 'PATCH') {
-      if (body.name === undefined && body.scope === undefined) {
+      if (body.name === undefined && body.scope === undefined && body.cedar_v1 === undefined) {
         return govError(res, 400, 'invalid_argument', 'at least one of name and scope must be present');
+      }
+      if (body.cedar_v1 !== undefined) {
+        const bad = checkCedar(body.cedar_v1);
+        if (bad) return govError(res, 400, 'invalid_argument', bad);
+        if (policy.type !== 'cedar_v1') return wrongType(res, policy, 'cedar_v1');
       }
       if (body.name !== undefined && !validName(body.name)) {
         return govError(
@@ -244,6 +216,7 @@ export function handleGovernance(
       if (typeof body.name === 'string') policy.name = body.name;
       if (isRecord(body.scope) && isStringArray(body.scope.teams))
         policy.scope = { teams: [...body.scope.teams] };
+      if (body.cedar_v1 !== undefined) policy.ruleSet = structuredClone(body.cedar_v1);
       policy.updated_at = ctx.stamp();
       return send(res, 200, { old, new: policyView(policy, true) });
     }
@@ -252,14 +225,7 @@ export function handleGovernance(
 
   if (ruleId === undefined) {
     if (method !== 'POST') return govError(res, 405, 'invalid_argument', `method ${method} not allowed`);
-    if (policy.type !== 'allowlist_v0') {
-      return govError(
-        res,
-        400,
-        'invalid_argument',
-        `policy "${policy.id}" is of type ${policy.type}, not allowlist_v0`,
-      );
-    }
+    if (policy.type !== 'allowlist_v0') return wrongType(res, policy, 'allowlist_v0');
     const check = checkRuleFields(body, true);
     if (!check.ok) return govError(res, 400, 'invalid_argument', check.message);
     const current = policyDomain(policy);
@@ -271,18 +237,14 @@ export function handleGovernance(
         `rule domain ${check.domain} differs from the policy's domain ${current}`,
       );
     }
-    const badResource = checkResourcesForDomain(body.resources as string[], check.domain);
+    const badResource = checkResourcesForDomain((body.resources as string[] | undefined) ?? [], check.domain);
     if (badResource) return govError(res, 400, 'invalid_argument', badResource);
+    const shape = ruleShapeProblem(newRule('', body));
+    if (shape) return govError(res, 400, 'invalid_argument', shape);
     if (policy.rules.length >= ctx.maxRules) {
       return govError(res, 403, 'limit_exceeded', `policy "${policy.id}" already has ${ctx.maxRules} rules`);
     }
-    const rule: StoredRule = {
-      id: ctx.newId('rule_'),
-      name: body.name as string,
-      actions: [...(body.actions as string[])],
-      decision: body.decision as string,
-      resources: [...(body.resources as string[])],
-    };
+    const rule = newRule(ctx.newId('rule_'), body);
     policy.rules.push(rule);
     policy.updated_at = ctx.stamp();
     return send(res, 201, structuredClone(rule));
@@ -296,13 +258,15 @@ export function handleGovernance(
     return send(res, 200, { deleted: structuredClone(rule) });
   }
   if (method === 'PATCH') {
-    const fields = ['name', 'actions', 'decision', 'resources'].filter((f) => body[f] !== undefined);
+    const fields = ['name', 'actions', 'decision', 'resources', 'http_resources'].filter(
+      (f) => body[f] !== undefined,
+    );
     if (fields.length === 0) {
       return govError(
         res,
         400,
         'invalid_argument',
-        'at least one of name, actions, decision and resources must be present',
+        'at least one of name, actions, decision, resources and http_resources must be present',
       );
     }
     const check = checkRuleFields(body, false);
@@ -316,16 +280,17 @@ export function handleGovernance(
         `actions cannot change the rule's domain from ${oldDomain} to ${check.domain}`,
       );
     }
-    const resources = (body.resources as string[] | undefined) ?? rule.resources;
-    const badResource = checkResourcesForDomain(resources, check.domain ?? oldDomain);
+    const next = patchedRule(rule, body);
+    const badResource = checkResourcesForDomain(next.resources ?? [], check.domain ?? oldDomain);
     if (badResource) return govError(res, 400, 'invalid_argument', badResource);
+    // Rules seeded with unknown actions keep their shape; a rule hubctl knows must stay whole.
+    const known = next.actions.every((a) => ACTION_DOMAINS[a] !== undefined);
+    const shape = known ? ruleShapeProblem(next) : undefined;
+    if (shape) return govError(res, 400, 'invalid_argument', shape);
     const old = structuredClone(rule);
-    if (typeof body.name === 'string') rule.name = body.name;
-    if (isStringArray(body.actions)) rule.actions = [...body.actions];
-    if (typeof body.decision === 'string') rule.decision = body.decision;
-    if (isStringArray(body.resources)) rule.resources = [...body.resources];
+    policy.rules[policy.rules.indexOf(rule)] = next;
     policy.updated_at = ctx.stamp();
-    return send(res, 200, { old, new: structuredClone(rule) });
+    return send(res, 200, { old, new: structuredClone(next) });
   }
   return govError(res, 405, 'invalid_argument', `method ${method} not allowed`);
 }
@@ -336,7 +301,13 @@ function listPolicies(
   list: StoredPolicy[],
   query: URLSearchParams,
 ): undefined {
-  const size = ctx.policyPageSize;
+  // page_size asks for pages; the server's own page size (setPolicyPageSize) caps it.
+  const asked = query.get('page_size');
+  if (asked !== null && !/^[1-9][0-9]{0,3}$/.test(asked)) {
+    return govError(res, 400, 'invalid_argument', 'page_size must be a number from 1 to 9999');
+  }
+  const size =
+    asked === null ? ctx.policyPageSize : Math.min(Number(asked), ctx.policyPageSize ?? Number(asked));
   if (size === undefined) return send(res, 200, { data: list.map(summaryView) });
   const tokenParam = query.get('page_token');
   let offset = 0;

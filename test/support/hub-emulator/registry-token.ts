@@ -22,6 +22,8 @@ export interface RegistryTokenContext {
   anonymous: 'pull' | 'none';
   /** What the credentials may do, or undefined when they are wrong. */
   authenticate(username: string, secret: string): { sub: string; actions: RegistryAction[] } | undefined;
+  /** The account an OAuth2 refresh token (a docker identity token) belongs to. */
+  refreshTokens: Map<string, string>;
 }
 
 interface Scope {
@@ -59,8 +61,21 @@ export function handleRegistryToken(
   req: IncomingMessage,
   res: ServerResponse,
   query: URLSearchParams,
+  body = '',
 ): undefined {
-  if (req.method !== 'GET') return registryError(res, 405, 'UNSUPPORTED', 'method not allowed');
+  // POST: the OAuth2 form (grant_type=refresh_token); its fields stand in for the query's.
+  let refreshed: { sub: string; actions: RegistryAction[] } | undefined;
+  if (req.method === 'POST') {
+    const form = new URLSearchParams(body);
+    if (form.get('grant_type') !== 'refresh_token' || !form.get('client_id'))
+      return registryError(res, 400, 'INVALID_REQUEST', 'unsupported grant');
+    const user = ctx.refreshTokens.get(form.get('refresh_token') ?? '');
+    refreshed = user === undefined ? undefined : { sub: user, actions: ['pull', 'push', 'delete'] };
+    if (!refreshed) return registryError(res, 401, 'UNAUTHORIZED', 'invalid refresh token');
+    query = new URLSearchParams();
+    if (form.get('service')) query.set('service', form.get('service')!);
+    if (form.get('scope')) query.set('scope', form.get('scope')!);
+  } else if (req.method !== 'GET') return registryError(res, 405, 'UNSUPPORTED', 'method not allowed');
   const service = query.get('service');
   if (service !== null && service !== ctx.service) {
     return registryError(res, 400, 'INVALID_REQUEST', `unknown service "${service}"`);
@@ -78,7 +93,10 @@ export function handleRegistryToken(
   const auth = req.headers.authorization ?? '';
   let sub = '';
   let allowed: RegistryAction[];
-  if (/^basic /i.test(auth)) {
+  if (refreshed) {
+    sub = refreshed.sub;
+    allowed = refreshed.actions;
+  } else if (/^basic /i.test(auth)) {
     const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const who = colon < 0 ? undefined : ctx.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1));

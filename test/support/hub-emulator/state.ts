@@ -36,13 +36,14 @@ export interface EmulatorOrg {
   oats: string[];
 }
 
-/** A rule as stored. Seeded rules may carry unknown actions and extra fields (`http_resources`). */
+/** A rule as stored: `resources`, or `http_resources` for an HTTP rule. Seeded rules may carry unknown actions and extra fields. */
 export interface StoredRule {
   id: string;
   name: string;
   actions: string[];
   decision: string;
-  resources: string[];
+  resources?: string[];
+  http_resources?: { host: string; port?: number; path: string }[];
   [extra: string]: unknown;
 }
 

@@ -1,0 +1,81 @@
+// What `policy export`, `diff` and `apply` share: reading the authored files (-f FILE|DIR, 400 KB
+// in all) and fetching the organization's policies whole (list, then each policy, a few at a time).
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GovernanceClient } from '../../api/governance.js';
+import { UsageError, ValidationError } from '../../errors.js';
+import {
+  type AuthoredPolicy,
+  authoredFromDoc,
+  type LivePolicy,
+  liveFromDoc,
+  parsePolicyDocument,
+  policyDocFromApi,
+} from '../../policy/index.js';
+import { runPool } from '../../pool.js';
+
+/** The files of one apply, together (issue 14: 400 KB). */
+export const MAX_INPUT_BYTES = 400 * 1024;
+const POLICY_FILE = /\.(ya?ml|json)$/i;
+
+/** The policy files named: files as given, directories' *.yaml, *.yml and *.json (sorted, not recursive). */
+async function policyFiles(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    let isDir: boolean;
+    try {
+      isDir = (await stat(p)).isDirectory();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        `cannot read ${p}: ${code === 'ENOENT' ? 'no such file or directory' : String(code ?? err)}`,
+      );
+    }
+    if (!isDir) {
+      out.push(p);
+      continue;
+    }
+    const names = (await readdir(p)).filter((n) => POLICY_FILE.test(n)).sort();
+    if (names.length === 0) throw new UsageError(`${p} holds no policy file (*.yaml, *.yml, *.json)`);
+    out.push(...names.map((n) => join(p, n)));
+  }
+  return out;
+}
+
+/** Reads and checks every authored policy; nothing is sent before this succeeds. */
+export async function readAuthored(paths: readonly string[]): Promise<AuthoredPolicy[]> {
+  if (paths.length === 0) throw new UsageError('name the policy files with -f FILE|DIR');
+  const files = await policyFiles(paths);
+  let total = 0;
+  const out: AuthoredPolicy[] = [];
+  for (const f of files) {
+    const text = await readFile(f, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read policy file ${f}: ${String(err.code ?? err)}`);
+    });
+    total += Buffer.byteLength(text);
+    if (total > MAX_INPUT_BYTES) {
+      throw new ValidationError(
+        `the policy files are over ${MAX_INPUT_BYTES / 1024} KB together (at ${f}); an organization's policies fit well within that`,
+      );
+    }
+    for (const doc of await parsePolicyDocument(text, f)) out.push(authoredFromDoc(doc));
+  }
+  return out;
+}
+
+/** Every policy of the organization, whole, sorted by name; at most `concurrency` reads at once. */
+export async function fetchLive(client: GovernanceClient, concurrency: number): Promise<LivePolicy[]> {
+  const summaries = await client.allPolicies();
+  const policies = await runPool(summaries, concurrency, (s) => client.getPolicy(s.id));
+  return policies
+    .map((p) => liveFromDoc({ ...policyDocFromApi(p), id: p.id }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A name or text from a file or the server, quoted with control characters escaped (terminal safety). */
+export function shown(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -1,0 +1,119 @@
+// `hubctl policy export [POLICY…] [--all] [-o DIR] [--format yaml|json]`: the organization's
+// policies in the authoring form (name, scope, rules without ids, or the Cedar text), sorted, with a
+// comment header in YAML. What it writes, `policy apply` reads back as "no change".
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { type AuthoredPolicy, authoredValue, liveFromDoc, policyDocFromApi } from '../../policy/index.js';
+import { type CommandHost, examples } from '../host.js';
+import { fetchLive } from './as-code.js';
+import { fetchPolicy } from './resolve.js';
+
+export interface ExportOptions {
+  policies: string[];
+  all: boolean;
+  /** A directory: one file per policy. Absent: standard output. */
+  outDir?: string;
+  format: 'yaml' | 'json';
+}
+
+export function register(group: Command, host: CommandHost, runner = run): Command {
+  const cmd = group
+    .command('export')
+    .description('Write policies in the authoring form that policy diff and apply read')
+    .argument('[policy...]', 'policies by id (pol_…) or name')
+    .option('--all', 'every policy of the organization')
+    .option('-o, --output-dir <dir>', 'write one file per policy into this directory')
+    .option('--format <format>', 'yaml or json (default yaml)')
+    .action((policies: string[], o: { all?: boolean; outputDir?: string; format?: string }) => {
+      if (policies.length === 0 && !o.all) throw new UsageError('name the policies to export, or give --all');
+      if (policies.length > 0 && o.all) throw new UsageError('give policy names or --all, not both');
+      const format = o.format ?? 'yaml';
+      if (format !== 'yaml' && format !== 'json')
+        throw new UsageError(`--format is yaml or json, not "${format}"`);
+      const opts: ExportOptions = { policies, all: Boolean(o.all), format };
+      if (o.outputDir !== undefined) opts.outDir = o.outputDir;
+      return host.run((ctx) => runner(ctx, opts));
+    });
+  return examples(cmd, [
+    'hubctl policy export --all -o policies/',
+    'hubctl policy export egress --format json',
+  ]);
+}
+
+/** A file name for a policy: lower case letters, digits, `.`, `_` and `-`. */
+function fileStem(name: string): string {
+  const stem = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '');
+  return stem === '' ? 'policy' : stem.slice(0, 80);
+}
+
+async function render(policies: AuthoredPolicy[], format: 'yaml' | 'json', org: string): Promise<string> {
+  const values = policies.map(authoredValue);
+  if (format === 'json') return `${JSON.stringify(values.length === 1 ? values[0] : values, null, 2)}\n`;
+  const YAML = await import('yaml');
+  return values
+    .map(
+      (v) =>
+        `# Policy ${JSON.stringify(v.name)} of org ${org}, exported by hubctl.\n` +
+        '# Edit, then: hubctl policy diff -f <file>  and  hubctl policy apply -f <file>\n' +
+        YAML.stringify(v, { lineWidth: 0 }),
+    )
+    .join('---\n');
+}
+
+/** Writes a file whole or not at all: a temporary file renamed into place. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, text, { mode: 0o644 });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new UsageError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
+  const client = await ctx.governance();
+  let policies: AuthoredPolicy[];
+  if (opts.all) policies = await fetchLive(client, 4);
+  else {
+    policies = [];
+    for (const ref of opts.policies) {
+      const { policy } = await fetchPolicy(client, ref);
+      policies.push(liveFromDoc({ ...policyDocFromApi(policy), id: policy.id }));
+    }
+  }
+  const clean = policies.map((p) => ({
+    name: p.name,
+    scope: p.scope,
+    source: p.source,
+    ...(p.cedar_v1 ? { cedar_v1: p.cedar_v1 } : { rules: p.rules }),
+  }));
+  if (opts.outDir === undefined) {
+    ctx.output.line((await render(clean, opts.format, client.org)).replace(/\n$/, ''));
+    return;
+  }
+  await mkdir(opts.outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot create ${opts.outDir}: ${err.code ?? String(err)}`);
+  });
+  const used = new Set<string>();
+  const written: string[] = [];
+  for (const p of clean) {
+    let stem = fileStem(p.name);
+    for (let n = 2; used.has(stem); n++) stem = `${fileStem(p.name)}-${n}`;
+    used.add(stem);
+    const file = join(opts.outDir, `${stem}.${opts.format}`);
+    await writeAtomically(file, await render([p], opts.format, client.org));
+    written.push(file);
+  }
+  if (ctx.output.json) ctx.output.printJson({ files: written });
+  else
+    ctx.output.info(`Wrote ${written.length} polic${written.length === 1 ? 'y' : 'ies'} to ${opts.outDir}.`);
+}

@@ -1,0 +1,81 @@
+// The engine as a source (`docker-daemon:NAME[:TAG]`): GET /images/{name}/get, read as it streams
+// (export-reader.ts), offered as one docker v2 image with gzip layers.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { EngineClient } from '../../api/engine/client.js';
+import { parseManifest, sha256Digest } from '../../api/registry/manifest.js';
+import { type Descriptor, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
+import { NotFoundError } from '../../errors.js';
+import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
+import { type ExportedImage, readEngineExport } from './export-reader.js';
+
+export interface EngineSourceOptions {
+  signal?: AbortSignal;
+  /** Where the spool folder is made (default: the system's temporary folder). */
+  tmp?: string;
+  /** Layers compressed at once (default: one per core). */
+  concurrency?: number;
+}
+
+export class EngineSource implements ImageSource {
+  readonly name: string;
+  readonly rereadable = true;
+  private exported?: Promise<ExportedImage>;
+  private dir?: string;
+
+  constructor(
+    private readonly engine: EngineClient,
+    private readonly image: string,
+    private readonly opts: EngineSourceOptions = {},
+  ) {
+    this.name = `docker-daemon:${image}`;
+  }
+
+  private load(): Promise<ExportedImage> {
+    this.exported ??= (async () => {
+      this.dir = await mkdtemp(join(this.opts.tmp ?? tmpdir(), 'hubctl-engine-'));
+      const body = await this.engine.exportImage(this.image, this.opts.signal);
+      return readEngineExport(body, {
+        dir: this.dir,
+        host: this.engine.address.display,
+        what: `exporting ${this.image} from the engine`,
+        concurrency: this.opts.concurrency ?? Math.max(1, availableParallelism()),
+      });
+    })();
+    return this.exported;
+  }
+
+  async resolve(): Promise<Descriptor> {
+    const { manifest } = await this.load();
+    return { mediaType: DOCKER_MANIFEST, digest: (await this.top()).digest, size: manifest.length };
+  }
+
+  private async top(): Promise<StoredManifest> {
+    const { manifest } = await this.load();
+    const parsed = parseManifest(manifest, DOCKER_MANIFEST, this.name);
+    return { digest: sha256Digest(manifest), mediaType: DOCKER_MANIFEST, bytes: manifest, parsed };
+  }
+
+  async getManifest(d: Descriptor): Promise<StoredManifest> {
+    const top = await this.top();
+    if (d.digest !== top.digest) throw new NotFoundError(`${this.name} holds no manifest ${d.digest}`);
+    return top;
+  }
+
+  async openBlob(d: Descriptor, start = 0, end?: number): Promise<BlobRead> {
+    const blob = (await this.load()).blobs.get(d.digest);
+    if (!blob) throw new NotFoundError(`${this.name} holds no blob ${d.digest}`);
+    const stop = end ?? blob.size;
+    if (blob.bytes) return { body: Readable.from([blob.bytes.subarray(start, stop)]), start };
+    const body = createReadStream(blob.file as string, { start, end: stop - 1, highWaterMark: 1 << 20 });
+    return { body, start };
+  }
+
+  async close(): Promise<void> {
+    await this.exported?.catch(() => undefined);
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,134 @@
+// From a place (src/ref/transport.ts) to its back end (store.ts): the one door commands go through.
+// Back ends are loaded only when used, so a command that reads a layout never loads the registry
+// code, and the reverse.
+
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { EngineClient } from '../api/engine/client.js';
+import type { RegistryClient } from '../api/registry/client.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
+import { formatPlace, type PlaceRef } from '../ref/transport.js';
+import type { KnownBlobs, UploadStateStore } from './resume-state.js';
+import type { ImageDestination, ImageSource } from './store.js';
+
+export interface PlaceDeps {
+  /** The registry client, built by the context. */
+  registry(): Promise<RegistryClient>;
+  /** The container engine client, built by the context (docker-daemon: places). */
+  engine?(): Promise<EngineClient>;
+  signal: AbortSignal;
+  known?: KnownBlobs;
+  uploads?: UploadStateStore;
+  monolithicMax?: number;
+  chunkSize?: number;
+  note?: (line: string) => void;
+  /** Lines for the user (stderr, not with --quiet or --json). */
+  notice?: (line: string) => void;
+}
+
+/** How a place is named in messages and results (a registry in its canonical form). */
+export function placeName(place: PlaceRef): string {
+  return formatPlace(place, formatReference);
+}
+
+export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<ImageSource> {
+  const name = placeName(place);
+  switch (place.transport) {
+    case 'registry': {
+      const { RegistrySource } = await import('./registry/source.js');
+      return new RegistrySource(await deps.registry(), place.ref, deps.known);
+    }
+    case 'oci': {
+      const { OciSource } = await import('./oci-store.js');
+      return OciSource.open(name, place.path, place.tag);
+    }
+    case 'oci-archive': {
+      const { OciArchiveSource } = await import('./oci-archive.js');
+      return OciArchiveSource.open(name, place.path, place.tag);
+    }
+    case 'docker-archive': {
+      const { DockerArchiveSource } = await import('./docker-archive.js');
+      return DockerArchiveSource.open(name, place.path, place.ref);
+    }
+    case 'docker-daemon': {
+      const { EngineSource } = await import('./engine/source.js');
+      return new EngineSource(await engineOf(deps), place.ref, { signal: deps.signal });
+    }
+  }
+}
+
+function engineOf(deps: PlaceDeps): Promise<EngineClient> {
+  if (!deps.engine) throw new UsageError('docker-daemon: is not available here');
+  return deps.engine();
+}
+
+/** What a destination without its own tag is named after: the source's tag, as skopeo and docker do. */
+export function tagOf(place: PlaceRef): string | undefined {
+  if (place.transport === 'registry') return place.ref.tag;
+  if (place.transport === 'oci' || place.transport === 'oci-archive') return place.tag;
+  return undefined;
+}
+
+/** The name `docker load` gives an archive's image: its REF, else a registry source's name:tag. */
+function repoTagFor(dest: PlaceRef & { transport: 'docker-archive' }, from: PlaceRef): string | undefined {
+  if (dest.ref && !dest.ref.startsWith('@')) return formatReference(parseReference(dest.ref));
+  if (dest.ref)
+    throw new UsageError(
+      `docker-archive:${dest.path}:${dest.ref}: a position names an image to read, not one to write`,
+    );
+  if (from.transport === 'registry' && from.ref.tag) {
+    const ref: ImageReference = {
+      registry: from.ref.registry,
+      repository: from.ref.repository,
+      tag: from.ref.tag,
+    };
+    return formatReference(ref);
+  }
+  return undefined;
+}
+
+async function parentExists(path: string): Promise<void> {
+  const parent = dirname(path);
+  const ok = await stat(parent).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!ok) throw new NotFoundError(`the folder ${parent} does not exist`);
+}
+
+/** The destination for a transfer from `from` (whose tag a destination without one takes). */
+export async function openDestination(
+  place: PlaceRef,
+  from: PlaceRef,
+  deps: PlaceDeps,
+): Promise<ImageDestination> {
+  const name = placeName(place);
+  switch (place.transport) {
+    case 'registry': {
+      const { RegistryDestination } = await import('./registry/destination.js');
+      return new RegistryDestination(await deps.registry(), place.ref, deps);
+    }
+    case 'oci': {
+      const { OciDestination } = await import('./oci-store.js');
+      await parentExists(place.path);
+      return new OciDestination(name, place.path, place.tag ?? tagOf(from), deps.signal, deps.notice);
+    }
+    case 'oci-archive': {
+      const { OciArchiveDestination } = await import('./oci-archive.js');
+      await parentExists(place.path);
+      return new OciArchiveDestination(name, place.path, place.tag ?? tagOf(from));
+    }
+    case 'docker-archive': {
+      const { DockerArchiveDestination } = await import('./docker-archive.js');
+      await parentExists(place.path);
+      return new DockerArchiveDestination(name, place.path, repoTagFor(place, from));
+    }
+    case 'docker-daemon': {
+      const { EngineDestination } = await import('./engine/destination.js');
+      const engine = await engineOf(deps);
+      await engine.negotiate(); // an absent engine is said before anything is read from the source
+      return new EngineDestination(engine, place.ref, deps.signal);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// A registry repository as a destination. Blobs go through upload.ts (HEAD to skip; mount from the
+// source's repository or one known to hold the blob; monolithic or chunked upload, resumed from the
+// registry's Range and from the state an earlier run saved). A source that cannot be re-read
+// cheaply (another registry) is sent in one request and verified while it streams.
+
+import { createHash } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
+import type { RegistryClient } from '../../api/registry/client.js';
+import type { Descriptor } from '../../api/registry/media-types.js';
+import { IntegrityError, NetworkError } from '../../errors.js';
+import type { BlobAction, TransferProgress } from '../../output/progress.js';
+import { formatReference, type ImageReference } from '../../ref/reference.js';
+import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
+import type { BlobFeed, ImageDestination, StoredManifest } from '../store.js';
+import { cancelOpenUploads, type OpenUpload, pushBlob } from '../upload.js';
+
+export interface RegistryDestinationOptions {
+  signal: AbortSignal;
+  uploads?: UploadStateStore;
+  known?: KnownBlobs;
+  monolithicMax?: number;
+  chunkSize?: number;
+  note?: (line: string) => void;
+}
+
+export class RegistryDestination implements ImageDestination {
+  readonly name: string;
+  readonly accepts = 'any';
+  readonly multiPlatform = true;
+  readonly maxConcurrency = 32;
+  private readonly open = new Set<OpenUpload>();
+  private readonly written: string[] = [];
+
+  constructor(
+    private readonly client: RegistryClient,
+    private readonly ref: ImageReference,
+    private readonly opts: RegistryDestinationOptions,
+  ) {
+    this.name = formatReference(ref);
+  }
+
+  async hasBlob(d: Descriptor): Promise<boolean> {
+    return (await this.client.headBlob(this.ref, d.digest)) !== undefined;
+  }
+
+  async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
+    const from = feed.repository;
+    const sameRegistry =
+      from && from.registry === this.ref.registry && from.repository !== this.ref.repository;
+    const once = !feed.rereadable;
+    const action = await pushBlob(
+      {
+        client: this.client,
+        repo: this.ref,
+        progress,
+        signal: this.opts.signal,
+        open: this.open,
+        uploads: this.opts.uploads,
+        known: this.opts.known,
+        mountFrom: sameRegistry ? from.repository : undefined,
+        monolithicMax: once ? Number.POSITIVE_INFINITY : this.opts.monolithicMax,
+        chunkSize: once ? Number.POSITIVE_INFINITY : this.opts.chunkSize,
+        note: this.opts.note,
+      },
+      d.digest,
+      d.size,
+      async (start, end) => {
+        const { body, start: got } = await feed.open(start, end < d.size ? end : undefined);
+        if (got !== start) {
+          body.destroy();
+          throw new NetworkError(`${d.digest}: the source could not start at byte ${start}`);
+        }
+        // The whole blob is verified here; a continued one by the registry on completion.
+        if (start === 0 && once) return verified(body, d);
+        return body;
+      },
+    );
+    this.written.push(d.digest);
+    return action;
+  }
+
+  async putManifest(m: StoredManifest, top: boolean): Promise<string> {
+    const reference = top ? (this.ref.tag ?? this.ref.digest ?? m.digest) : m.digest;
+    return this.client.putManifest(this.ref, reference, m.bytes, m.mediaType);
+  }
+
+  async commit(): Promise<void> {
+    await this.opts.known
+      ?.remember(this.ref.registry, this.ref.repository, this.written)
+      .catch(() => undefined);
+  }
+
+  async abort(): Promise<void> {
+    // Ctrl-C cancels what is open; a broken connection leaves the uploads for the next run.
+    if (this.opts.signal.aborted) await cancelOpenUploads(this.client, this.open, this.opts.uploads);
+  }
+}
+
+/** Fails the stream (and so the upload) when the bytes do not hash to the digest. */
+function verified(body: Readable, d: Descriptor): Readable {
+  const hash = createHash('sha256');
+  let n = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      n += chunk.length;
+      cb(null, chunk);
+    },
+    flush(cb) {
+      const actual = `sha256:${hash.digest('hex')}`;
+      if (n !== d.size || actual !== d.digest)
+        cb(
+          new IntegrityError(
+            `blob ${d.digest} from the source does not match its digest (got ${actual}, ${n} bytes)`,
+          ),
+        );
+      else cb();
+    },
+  });
+  body.on('error', (err) => t.destroy(err));
+  return body.pipe(t);
+}

@@ -1,0 +1,49 @@
+// A registry repository as a source: manifests by tag or digest (checked against their digest),
+// blobs streamed with Range from an offset. The blobs read are remembered (KnownBlobs) so that a
+// later push to another repository of the same registry can mount them.
+
+import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
+import type { Descriptor } from '../../api/registry/media-types.js';
+import { NotFoundError } from '../../errors.js';
+import { formatReference, type ImageReference, manifestReference } from '../../ref/reference.js';
+import type { KnownBlobs } from '../resume-state.js';
+import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
+
+export class RegistrySource implements ImageSource {
+  readonly name: string;
+  readonly rereadable = false;
+  private top?: FetchedManifest;
+  private readonly read = new Set<string>();
+
+  constructor(
+    private readonly client: RegistryClient,
+    readonly repository: ImageReference,
+    private readonly known?: KnownBlobs,
+  ) {
+    this.name = formatReference(repository);
+  }
+
+  async resolve(): Promise<Descriptor> {
+    this.top ??= await this.client.getManifest(this.repository, manifestReference(this.repository));
+    return { mediaType: this.top.mediaType, digest: this.top.digest, size: this.top.bytes.length };
+  }
+
+  async getManifest(d: Descriptor): Promise<StoredManifest> {
+    if (this.top?.digest === d.digest) return this.top;
+    return this.client.getManifest(this.repository, d.digest);
+  }
+
+  async openBlob(d: Descriptor, start = 0): Promise<BlobRead> {
+    // A HEAD before a blob's first GET (issue 5): a missing blob is told apart from a broken one.
+    if (!this.read.has(d.digest) && (await this.client.headBlob(this.repository, d.digest)) === undefined)
+      throw new NotFoundError(`blob ${d.digest} is missing from ${this.name}`);
+    const { body, start: from } = await this.client.getBlob(this.repository, d.digest, start);
+    this.read.add(d.digest);
+    return { body, start: from };
+  }
+
+  async close(): Promise<void> {
+    const { registry, repository } = this.repository;
+    if (this.read.size > 0) await this.known?.remember(registry, repository, [...this.read]);
+  }
+}

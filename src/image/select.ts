@@ -1,0 +1,82 @@
+// Platform selection, once for every caller: transfer (pull, push, copy) and inspect/digest. From
+// the manifest a source's reference names, take one platform's image (the one asked for, else this
+// machine's) or, with `all`, the whole index tree. A single image names its platform only in its
+// config, which is read to check a platform the user named (and kept, so it is not read twice).
+
+import { sha256Digest } from '../api/registry/manifest.js';
+import type { Descriptor } from '../api/registry/media-types.js';
+import { IntegrityError, ValidationError } from '../errors.js';
+import { checkSingleImagePlatform, isImageConfig, MAX_CONFIG, platformInConfig } from './image-config.js';
+import { findPlatform, manifestsBelow } from './manifest-tree.js';
+import type { PlatformSpec } from './platform.js';
+import type { ImageSource, StoredManifest } from './store.js';
+
+export type PlatformChoice =
+  /** One platform: named by the user (`explicit`), or this machine's by default. */
+  | { kind: 'one'; platform: PlatformSpec; explicit: boolean }
+  /** The whole index, every platform. */
+  | { kind: 'all' };
+
+export interface Selection {
+  /** What the destination's tag will name: the top manifest, or the image chosen for a platform. */
+  top: StoredManifest;
+  /** With `all`, every manifest below the top, children before their index. */
+  below: StoredManifest[];
+  /** The image manifests whose blobs are transferred. */
+  images: StoredManifest[];
+  /** A single image's config bytes when they were read for the platform check. */
+  config?: { digest: string; bytes: Buffer };
+}
+
+/** Reads a small blob (a config) whole, checked against its digest. */
+export async function readSmallBlob(source: ImageSource, d: Descriptor): Promise<Buffer> {
+  if (d.size > MAX_CONFIG)
+    throw new ValidationError(`the blob ${d.digest} is too large to read (${d.size} bytes)`);
+  const { body } = await source.openBlob(d, 0);
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of body) {
+    n += (c as Buffer).length;
+    if (n > d.size) break;
+    chunks.push(c as Buffer);
+  }
+  body.destroy();
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length !== d.size || sha256Digest(bytes) !== d.digest)
+    throw new IntegrityError(`${source.name}: the blob ${d.digest} does not match its digest`);
+  return bytes;
+}
+
+/**
+ * The manifests a transfer takes. `notice` receives the note for a single image of another
+ * platform than the default one (docker takes it with a warning; a platform the user named is
+ * refused, exit 5).
+ */
+export async function selectImages(
+  source: ImageSource,
+  choice: PlatformChoice,
+  notice?: (line: string) => void,
+): Promise<Selection> {
+  const top = await source.getManifest(await source.resolve());
+  const fetch = (d: Descriptor) => source.getManifest(d);
+  if (top.parsed.kind === 'index' && choice.kind === 'all') {
+    const below = await manifestsBelow(top, fetch, source.name);
+    return { top, below, images: below.filter((m) => m.parsed.kind === 'image') };
+  }
+  if (choice.kind === 'all' || top.parsed.kind === 'index') {
+    // With `all` a single image is simply taken: no platform was asked for.
+    const image = choice.kind === 'all' ? top : await findPlatform(top, choice.platform, fetch, source.name);
+    return { top: image, below: [], images: [image] };
+  }
+  const configDesc = top.parsed.manifest.config;
+  if (!isImageConfig(configDesc) || configDesc.size > MAX_CONFIG) return { top, below: [], images: [top] };
+  const bytes = await readSmallBlob(source, configDesc);
+  const line = checkSingleImagePlatform(
+    source.name,
+    platformInConfig(bytes),
+    choice.platform,
+    choice.explicit,
+  );
+  if (line) notice?.(line);
+  return { top, below: [], images: [top], config: { digest: configDesc.digest, bytes } };
+}

@@ -1,0 +1,92 @@
+// The store interface: what one transfer needs of a place an image lives in. Every kind of place
+// (a registry, an OCI layout, an OCI archive, a docker archive, the engine) is one back end behind
+// these two interfaces, as in containers/image; transfer.ts moves an image from any source to any
+// destination and owns platform choice, skipping, conversion and progress. A back end owns its own
+// details: staging, locks, resume state, index.json, tar layout.
+//
+// Digests are `sha256:<hex>`. Manifests are handed over as bytes and never re-serialised by a back
+// end, so a digest stays what the source said unless the transfer converts (see `accepts`).
+
+import type { Readable } from 'node:stream';
+import type { Descriptor } from '../api/registry/media-types.js';
+import type { BlobAction, TransferProgress } from '../output/progress.js';
+import type { RepositoryName } from '../ref/reference.js';
+import type { TreeManifest } from './manifest-tree.js';
+
+/** A manifest or index: its bytes, digest, media type and parsed form. */
+export type StoredManifest = TreeManifest;
+
+/** A blob's bytes from an offset. */
+export interface BlobRead {
+  body: Readable;
+  /** Where the body starts: the offset asked for, or 0 when the place cannot seek. */
+  start: number;
+}
+
+/** Where an image is read from. */
+export interface ImageSource {
+  /** The place as the user wrote it (`oci:./build:1`), for messages. */
+  readonly name: string;
+  /** A blob can be read again cheaply (a local file) rather than only by downloading it again. */
+  readonly rereadable: boolean;
+  /** The registry repository this source is, when it is one (lets a destination mount blobs). */
+  readonly repository?: RepositoryName;
+  /** The descriptor the reference names: the top manifest or index. */
+  resolve(): Promise<Descriptor>;
+  /** A manifest or index by descriptor, its bytes checked against the digest. */
+  getManifest(d: Descriptor): Promise<StoredManifest>;
+  /**
+   * A blob from `start` (default 0) up to `end` (exclusive, default the blob's end); the reader
+   * verifies the digest. A source that is not `rereadable` is only asked for whole blobs or their
+   * tails (`end` unset), so it may answer from `start` to the end, or from 0 (`start` says).
+   */
+  openBlob(d: Descriptor, start?: number, end?: number): Promise<BlobRead>;
+  /** Releases what the source holds open (an engine's export stream, say). */
+  close(): Promise<void>;
+}
+
+/** How a destination takes a blob: from its source, from an offset, plus what a mount needs. */
+export interface BlobFeed {
+  open(start: number, end?: number): Promise<BlobRead>;
+  /** The source's `rereadable` and `repository`, as hints. */
+  rereadable: boolean;
+  repository?: RepositoryName;
+}
+
+/** Where an image is written. */
+export interface ImageDestination {
+  readonly name: string;
+  /**
+   * Manifest formats the place stores: `any` keeps the source's bytes; `oci` means docker v2
+   * manifests are converted to OCI media types (the digest changes) unless the user keeps digests.
+   */
+  readonly accepts: 'any' | 'oci';
+  /** Holds an index and several platforms (false: one image manifest only). */
+  readonly multiPlatform: boolean;
+  /** Blobs written at once at most (1 for a tar written front to back). */
+  readonly maxConcurrency: number;
+  /** Whether the place already holds the blob, with the right bytes where it can tell cheaply. */
+  hasBlob(d: Descriptor): Promise<boolean>;
+  /**
+   * Writes a blob unless present; verifies it; reports progress (begin/update/done) and answers
+   * what it did: pushed or pulled, skipped, mounted.
+   */
+  putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction>;
+  /**
+   * Stores a manifest. Manifests below the top come first, children before their index; the top
+   * one comes last with `top: true` and is put under the destination's tag. Answers the digest.
+   */
+  putManifest(m: StoredManifest, top: boolean): Promise<string>;
+  /** Makes the image visible (index.json, the archive's rename): nothing is named before. */
+  commit(): Promise<void>;
+  /**
+   * After a failure (`reason`) or Ctrl-C: removes what commit would have made visible, cancels
+   * uploads; what helps a later run continue (a partial download) may stay.
+   */
+  abort(reason?: unknown): Promise<void>;
+}
+
+// Adding a place: a back end file or folder under src/image/ exporting functions that build an
+// ImageSource and/or an ImageDestination from its PlaceRef (src/ref/transport.ts), and one case in
+// src/image/places.ts (openSource/openDestination), which commands call. `docker-daemon:REF` is
+// parsed already and reserved for the engine back end.

@@ -1,0 +1,77 @@
+// The one transfer: any source to any destination (store.ts). It selects platforms once
+// (select.ts), converts docker manifests for places that hold only OCI ones, writes every blob once
+// with bounded concurrency (the destination skips, mounts, resumes and verifies), then the
+// manifests, children before the index that lists them, the top one last; then commits. A failure
+// or Ctrl-C aborts the destination, which leaves nothing named.
+
+import { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import type { TransferProgress } from '../output/progress.js';
+import { runPool } from '../pool.js';
+import { convertToOci, needsConversion } from './convert.js';
+import { blobsOf } from './manifest-tree.js';
+import { type PlatformChoice, selectImages } from './select.js';
+import type { ImageDestination, ImageSource } from './store.js';
+import type { BlobResult, TransferResult } from './types.js';
+
+export interface TransferOptions {
+  platforms: PlatformChoice;
+  progress: TransferProgress;
+  /** Blobs in flight at once (the destination may allow fewer). */
+  concurrency?: number;
+  /** Keep docker manifests as they are in an OCI-only place (digests kept; skopeo cannot read it). */
+  keepDigests?: boolean;
+  /** Notes for the user (a single image of another platform than the default one). */
+  notice?: (line: string) => void;
+}
+
+export async function transfer(
+  source: ImageSource,
+  destination: ImageDestination,
+  opts: TransferOptions,
+): Promise<TransferResult> {
+  try {
+    let sel = await selectImages(source, opts.platforms, opts.notice);
+    if (sel.top.parsed.kind === 'index' && !destination.multiPlatform)
+      throw new UsageError(
+        `${destination.name} holds one image: pick a platform (--platform) or write to oci:DIR or oci-archive:FILE`,
+      );
+    const converted = destination.accepts === 'oci' && !opts.keepDigests && needsConversion(sel);
+    const original = sel.top.digest;
+    if (converted) sel = convertToOci(sel);
+    const config = sel.config;
+    const limit = Math.max(1, Math.min(opts.concurrency ?? 4, destination.maxConcurrency));
+    const blobs: BlobResult[] = await runPool(blobsOf(sel.images), limit, async (d) => {
+      const action = await destination.putBlob(
+        d,
+        {
+          // The config read for the platform check is sent from memory, not read again.
+          open: async (start, end) =>
+            config && d.digest === config.digest
+              ? { body: Readable.from([config.bytes.subarray(start, end)]), start }
+              : source.openBlob(d, start, end),
+          rereadable: source.rereadable || (config !== undefined && d.digest === config.digest),
+          repository: source.repository,
+        },
+        opts.progress,
+      );
+      return { digest: d.digest, size: d.size, action };
+    });
+    for (const m of sel.below) await destination.putManifest(m, false);
+    const digest = await destination.putManifest(sel.top, true);
+    await destination.commit();
+    return {
+      reference: destination.name,
+      source: source.name,
+      digest,
+      mediaType: sel.top.mediaType,
+      blobs,
+      ...(converted ? { convertedFrom: original } : {}),
+    };
+  } catch (err) {
+    await destination.abort(err).catch(() => undefined);
+    throw err;
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,217 @@
+// HTTP (L7) rules, evaluated offline (issue 14): a rule's `{host, port?, path}` and a request's URL.
+// A request is decided over the network rules of its connection (`connect:tcp` to host:port) and the
+// HTTP rules of its method together, deny winning: so a network allow alone allows every method, an
+// HTTP allow alone only what it matches, an HTTP deny carves out of a network allow, and no HTTP allow
+// reopens a network deny. In a path `*` is one segment, `**` any depth (none included); a path
+// without wildcard matches exactly. Pure: no IO.
+import { ValidationError } from '../errors.js';
+import type { Hits } from './bucket.js';
+import type { HttpResource } from './model.js';
+import { type NetworkPattern, parseNetworkResource } from './network.js';
+import {
+  hostChars,
+  type NetworkDestination,
+  parseNetworkDestination,
+  scanHostChars,
+} from './network-destination.js';
+import { NetworkIndex } from './network-index.js';
+import { httpPathProblem } from './validate.js';
+
+/** One HTTP resource of a rule, compiled. */
+export interface HttpPattern {
+  /** The host pattern, with the resource's port (0: every port). */
+  readonly host: NetworkPattern;
+  /** The path's segments (`/` has none); `*` and `**` are wildcards. */
+  readonly segments: readonly string[];
+  readonly path: string;
+}
+
+/** A request of an HTTP action: where it connects, and its path in canonical form. */
+export interface HttpRequest {
+  readonly dest: NetworkDestination;
+  readonly path: string;
+}
+
+/**
+ * The segments of the request path being decided, as [start, end) offsets into its text: scratch
+ * state of one compiled set, reused from request to request.
+ */
+export class PathBounds {
+  at = new Int32Array(256);
+  n = 0;
+}
+
+export const REQUEST_FORM = 'an http:// or https:// URL with a canonical path (https://api.example.com/a/b)';
+
+/** Compiles one HTTP resource (already validated by validateHttpResource). */
+export function parseHttpPattern(r: HttpResource): HttpPattern {
+  const host = parseNetworkResource(r.host);
+  const port = r.port ?? 0;
+  const canonical = port === 0 ? host.canonical : `${host.canonical}:${port}`;
+  return Object.freeze({
+    host: Object.freeze({ ...host, port, canonical }),
+    segments: Object.freeze(r.path === '/' ? [] : r.path.slice(1).split('/')),
+    path: r.path,
+  });
+}
+
+function badRequest(value: string, problem: string): ValidationError {
+  return new ValidationError(`invalid HTTP request "${value}": ${problem}; a request is ${REQUEST_FORM}`);
+}
+
+/**
+ * Reads the segments of the canonical path text[from, text.length) into `b`: false when it is not
+ * canonical (an empty, `.` or `..` segment, a character outside printable ASCII, or ? # % \).
+ */
+export function pathBounds(text: string, from: number, b: PathBounds): boolean {
+  const n = text.length;
+  b.n = 0;
+  // no path, or `/`: no segment
+  if (from >= n - 1) return true;
+  let segStart = from + 1;
+  for (let j = segStart; j <= n; j++) {
+    const c = j === n ? 47 : text.charCodeAt(j);
+    if (c === 47) {
+      const len = j - segStart;
+      if (len === 0 || b.n === b.at.length) return false;
+      if (
+        text.charCodeAt(segStart) === 46 &&
+        (len === 1 || (len === 2 && text.charCodeAt(segStart + 1) === 46))
+      )
+        return false;
+      b.at[b.n++] = segStart;
+      b.at[b.n++] = j;
+      segStart = j + 1;
+    } else if (c < 0x21 || c > 0x7e || c === 63 || c === 35 || c === 37 || c === 92) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The common request read in one scan, allocating nothing: `http(s)://` in lower case, a plain
+ * hostname with an optional port (copied into hostChars, as scanHostChars reads it) and a canonical
+ * path (its segments into `b`). Returns `port << 8 | end of the host` as scanHostChars does, or -1
+ * for anything else, which parseHttpRequest reads (and refuses with the reason when it must).
+ */
+export function scanRequest(value: string, b: PathBounds): number {
+  let i: number;
+  if (value.startsWith('https://')) i = 8;
+  else if (value.startsWith('http://')) i = 7;
+  else return -1;
+  const start = i;
+  const n = value.length;
+  const chars = hostChars;
+  let colon = false;
+  for (; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 47) break;
+    if (c === 58) colon = true;
+    else if (c === 64 || c === 37 || c === 92 || c === 63 || c === 35 || c === 91 || c > 0x7e) return -1;
+    if (i - start > 254) return -1;
+    chars[i - start] = c;
+  }
+  const scanned = scanHostChars(i - start);
+  if (scanned < 0 || !pathBounds(value, i, b)) return -1;
+  // no port: the scheme's (scanHostChars takes 443, as any destination without port)
+  return !colon && start === 7 ? (scanned & 0xff) | (80 << 8) : scanned;
+}
+
+/**
+ * Parses the URL of an HTTP request: the host and port by the WHATWG rules (as any network
+ * destination), the path as written, which must be canonical: no query, fragment, percent-encoding,
+ * `.` or `..`, repeated or trailing slash, nothing outside printable ASCII. Anything else is refused,
+ * since servers and proxies normalize such paths differently. Its segments go into `b`.
+ */
+export function parseHttpRequest(value: string, b: PathBounds): HttpRequest {
+  const scheme = /^https?:\/\//i.exec(value);
+  if (scheme === null) throw badRequest(value, 'it is not an http:// or https:// URL');
+  const dest = parseNetworkDestination(value);
+  const rest = value.slice(scheme[0].length);
+  const end = rest.search(/[/?#]/);
+  const raw = end < 0 ? '/' : rest.slice(end);
+  const path = raw.startsWith('/') ? raw : `/${raw}`;
+  const problem = /[^\x21-\x7e]/.test(path)
+    ? 'a path is printable ASCII (percent-encoding is not evaluated)'
+    : httpPathProblem(path, false);
+  if (problem !== null || !pathBounds(path, 0, b)) {
+    throw badRequest(value, problem ?? 'a path has at most 128 segments');
+  }
+  return { dest, path };
+}
+
+/**
+ * Does a pattern's segments match the path segments in `b` (offsets into `text`)? `*` is one
+ * segment, `**` any number (none included); the last `**` seen takes more on a mismatch, so this is
+ * linear in practice.
+ */
+export function matchHttpPath(p: readonly string[], text: string, b: PathBounds): boolean {
+  const at = b.at;
+  const count = b.n >> 1;
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < count) {
+    const seg = i < p.length ? p[i]! : null;
+    if (seg !== null && seg !== '**' && (seg === '*' || sameSegment(seg, text, at[2 * j]!, at[2 * j + 1]!))) {
+      i++;
+      j++;
+    } else if (seg === '**') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (i < p.length && p[i] === '**') i++;
+  return i === p.length;
+}
+
+function sameSegment(seg: string, text: string, s: number, e: number): boolean {
+  return seg.length === e - s && text.startsWith(seg, s);
+}
+
+const NO_PATH: readonly string[] = [];
+
+/** The HTTP rules of one method: hosts in a network index, then each hit's path checked. */
+export class HttpIndex {
+  private readonly hosts = new NetworkIndex();
+  /** The path segments of each entry added, by entry id (dense). */
+  private readonly paths: (readonly string[])[] = [];
+
+  add(p: HttpPattern, id: number): void {
+    this.hosts.add(p.host, id);
+    while (this.paths.length < id) this.paths.push(NO_PATH);
+    this.paths[id] = p.segments;
+  }
+
+  /** Adds the ids of the entries whose host, port and path (text, segments in b) match. */
+  lookup(dest: NetworkDestination, text: string, b: PathBounds, out: Hits): void {
+    const from = out.n;
+    this.hosts.lookup(dest, out);
+    this.keepPaths(from, text, b, out);
+  }
+
+  /** lookup for the plain hostname in hostChars[0, end), as scanRequest left it. */
+  lookupHost(end: number, port: number, text: string, b: PathBounds, out: Hits): void {
+    const from = out.n;
+    this.hosts.lookupHost(end, port, out);
+    this.keepPaths(from, text, b, out);
+  }
+
+  private keepPaths(from: number, text: string, b: PathBounds, out: Hits): void {
+    const ids = out.ids;
+    const paths = this.paths;
+    let kept = from;
+    for (let i = from; i < out.n; i++) {
+      const id = ids[i]!;
+      if (matchHttpPath(paths[id]!, text, b)) ids[kept++] = id;
+    }
+    out.n = kept;
+  }
+}
