@@ -52,7 +52,20 @@ if (existsSync(example)) {
   console.log('(examples/network.yaml not found: the policy eval line is skipped)');
 }
 
+// CPU time of reaped children (cutime + cstime of /proc/self/stat, in clock ticks): a busy machine
+// stretches wall time far more than CPU time. Summed over all runs of a case, the 10 ms tick is fine.
+const cpu = new Map();
+const TICK_MS = 10;
+function childTicks() {
+  if (!existsSync('/proc/self/stat')) return 0;
+  const fields = readFileSync('/proc/self/stat', 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return Number(fields[13]) + Number(fields[14]);
+}
+
 function once(c, extraEnv = {}) {
+  const ticks = childTicks();
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, c.args, {
     env: { ...env, ...extraEnv },
@@ -60,6 +73,7 @@ function once(c, extraEnv = {}) {
     cwd: ROOT,
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  cpu.set(c.name, (cpu.get(c.name) ?? 0) + (childTicks() - ticks) * TICK_MS);
   if (!(c.okCodes ?? [0]).includes(r.status)) {
     throw new Error(`${c.name} exited ${r.status}: ${r.stderr.trim()}`);
   }
@@ -79,6 +93,7 @@ for (const c of [...cases]) {
   }
 }
 const times = new Map(cases.map((c) => [c.name, []]));
+cpu.clear();
 for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name).push(once(c));
 
 const median = (xs) => {
@@ -86,8 +101,9 @@ const median = (xs) => {
   return s[Math.floor(s.length / 2)];
 };
 const base = median(times.get('node -e 0'));
+const cpuBase = cpu.get('node -e 0');
 console.log(
-  `median of ${RUNS} interleaved runs (node ${process.version}, clean environment, load average ${loadavg()
+  `median wall time, and mean CPU time, of ${RUNS} interleaved runs (node ${process.version}, clean environment, load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')})`,
 );
@@ -95,11 +111,16 @@ const width = Math.max(...cases.map((c) => c.name.length));
 let missed = 0;
 for (const c of cases) {
   const m = median(times.get(c.name));
-  const ratio = m / base;
+  const cpuRatio = cpu.get(c.name) / cpuBase;
+  // The goal is judged on CPU time when the machine can tell it (Linux), else on wall time.
+  const ratio = cpuBase > 0 ? cpuRatio : m / base;
   const verdict =
     c.goal === null ? '' : ratio <= c.goal ? `goal ≤ ${c.goal}×  ok` : `goal ≤ ${c.goal}×  MISSED`;
   if (c.goal !== null && ratio > c.goal) missed++;
-  console.log(`  ${c.name.padEnd(width)}  ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
+  const cpuMs = `${(cpu.get(c.name) / RUNS).toFixed(1).padStart(6)} ms CPU ${cpuRatio.toFixed(2)}×`;
+  console.log(
+    `  ${c.name.padEnd(width)}  ${m.toFixed(1).padStart(7)} ms ${(m / base).toFixed(2)}×  ${cpuMs}  ${verdict}`,
+  );
 }
 
 // Which heavy modules each command pulled in (none may load for these commands).

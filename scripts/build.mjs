@@ -12,6 +12,7 @@
 // conf, an ES module imported statically by the settings writer, is require()d, which node ≥ 20.19
 // does without a flag or a warning.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
@@ -77,6 +78,18 @@ for (const file of jsFiles(DIST)) {
 }
 // package.json says "type": "module"; dist/ and bin/ say otherwise for themselves.
 writeFileSync(join(DIST, 'package.json'), '{ "type": "commonjs" }\n');
+// The top-level help, rendered by commander for src/help-text.ts (at 80 columns and unbounded).
+const require = createRequire(import.meta.url);
+const chunk = (prefix) =>
+  join(
+    DIST,
+    'chunks',
+    readdirSync(join(DIST, 'chunks')).find((f) => f.startsWith(prefix)),
+  );
+const { topLevelHelp } = require(chunk('program-'));
+const { HELP_WIDTH, renderedHelp } = require(join(DIST, 'cli.js'));
+const help = renderedHelp(await topLevelHelp(HELP_WIDTH), await topLevelHelp(Number.MAX_SAFE_INTEGER));
+writeFileSync(join(DIST, 'help.json'), JSON.stringify(help));
 
 function jsFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -4,7 +4,11 @@
 import { setMaxListeners } from 'node:events';
 import { isatty } from 'node:tty';
 import type { ContextDeps } from './context.js';
+import { prerenderedHelp } from './help-text.js';
 import { VERSION } from './version.js';
+
+// For scripts/build.mjs, which renders the help into dist/help.json.
+export { HELP_WIDTH, renderedHelp } from './help-text.js';
 
 /** Exit codes of decisions §7 this module returns itself (the rest come from src/report.ts). */
 const OK = 0;
@@ -16,8 +20,27 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
     (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
     return OK;
   }
+  // Top-level help, pre-rendered at build time: no commander to compile.
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) {
+    const tty = deps ? deps.io.stdoutIsTTY : isatty(1);
+    const text = prerenderedHelp(tty, tty ? (deps?.io.columns ?? process.stdout.columns) : undefined);
+    if (text !== undefined) {
+      (deps?.io.stdout ?? process.stdout).write(text);
+      return argv.length === 0 ? USAGE : OK;
+    }
+  }
   const run = deps ?? realDeps();
   try {
+    if (!deps) {
+      // The real process compiles dist's chunks through a V8 code cache (src/compile-cache.ts).
+      const { compileCacheDir, useCompileCache } = await import('./compile-cache.js');
+      useCompileCache(
+        new URL('./chunks', import.meta.url).pathname,
+        compileCacheDir(process.env, process.version),
+        (write) => process.once('exit', write),
+        String(process.pid),
+      );
+    }
     const { buildProgram } = await import('./program.js');
     const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {

@@ -215,3 +215,11 @@ export function walkCommands(cmd: Command, path: string[] = []): { path: string[
   }
   return out;
 }
+
+/** Commander's top-level help at a given width; the build writes it to dist/help.txt (src/help-text.ts). */
+export async function topLevelHelp(width: number): Promise<string> {
+  const quiet = { write: () => true };
+  const io = { stdout: quiet, stderr: quiet, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const { program } = await buildProgram({ io, env: {} } as unknown as ContextDeps, []);
+  return program.configureOutput({ getOutHelpWidth: () => width }).helpInformation();
+}

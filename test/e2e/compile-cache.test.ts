@@ -1,0 +1,40 @@
+// The V8 code cache of dist's chunks (src/compile-cache.ts): written atomically, mode 0600, per
+// version; a corrupt cache is ignored and rewritten, never an error. Needs a build.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/hubctl.js', import.meta.url).pathname;
+const EXAMPLE = new URL('../../examples/network.yaml', import.meta.url).pathname;
+
+function evalWith(cache: string, host: string) {
+  const r = spawnSync(process.execPath, [BIN, 'policy', 'eval', 'connect:tcp', host, '-f', EXAMPLE], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: cache, XDG_CACHE_HOME: cache, NO_COLOR: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('compile cache', () => {
+  it('is written on the first run, used on the next, and a corrupt one is ignored', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'hubctl-cache-'));
+    const first = evalWith(cache, 'api.github.com:443');
+    expect(first.code).toBe(0);
+    const [versionDir] = readdirSync(join(cache, 'hubctl'));
+    const dir = join(cache, 'hubctl', versionDir!);
+    const files = readdirSync(dir);
+    expect(files.some((f) => f.startsWith('policy-') && f.endsWith('.js.cache'))).toBe(true);
+    expect(files.every((f) => f.endsWith('.js.cache'))).toBe(true); // no temporary file left
+    for (const f of files) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
+    expect(evalWith(cache, 'api.github.com:443')).toEqual(first);
+
+    for (const f of files) writeFileSync(join(dir, f), 'not a code cache');
+    expect(evalWith(cache, 'api.github.com:443')).toEqual(first);
+    const denied = evalWith(cache, 'evil.example:443');
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toBe('');
+    expect(statSync(join(dir, files[0]!)).size).toBeGreaterThan('not a code cache'.length);
+  });
+});
