@@ -4,7 +4,6 @@
 // IPv6 CIDRs in a binary trie, path globs in a segment trie walked as a small NFA; and the shared
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
 import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
@@ -13,6 +12,7 @@ import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
 import { sharedResults } from './results.js';
+import { type Entry, Hits } from './tables/bucket.js';
 
 export interface MatchedRule {
   policy: string;

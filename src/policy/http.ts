@@ -5,7 +5,6 @@
 // reopens a network deny. In a path `*` is one segment, `**` any depth (none included); a path
 // without wildcard matches exactly. Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { Hits } from './bucket.js';
 import type { HttpResource } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import {
@@ -15,6 +14,7 @@ import {
   scanHostChars,
 } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
+import type { Hits } from './tables/bucket.js';
 import { httpPathProblem } from './validate.js';
 
 /** One HTTP resource of a rule, compiled. */

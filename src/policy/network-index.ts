@@ -3,8 +3,7 @@
 // the right), `**` in one bucket, IPv4 CIDRs in one flat table per prefix length (v4-table.ts),
 // IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of
 // rules. Pure: no IO.
-import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
-import { EXACT, MANY, NameTable, ONE } from './name-table.js';
+
 import type { NetworkPattern } from './network.js';
 import {
   DOTTED_QUAD,
@@ -14,7 +13,9 @@ import {
   v4OfHostChars,
   v4Read,
 } from './network-destination.js';
-import { V4Table } from './v4-table.js';
+import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './tables/bucket.js';
+import { EXACT, MANY, NameTable, ONE } from './tables/name-table.js';
+import { V4Table } from './tables/v4-table.js';
 
 class BitNode {
   zero: BitNode | null = null;

@@ -3,10 +3,10 @@
 // loads no entry object at all and the common single match goes straight to its shared result.
 // Pure: no IO.
 
-import type { MatchedRule } from './compile.js';
-import type { HttpPattern } from './http.js';
-import type { NetworkPattern } from './network.js';
-import type { FilesystemPattern } from './path.js';
+import type { MatchedRule } from '../compile.js';
+import type { HttpPattern } from '../http.js';
+import type { NetworkPattern } from '../network.js';
+import type { FilesystemPattern } from '../path.js';
 
 /** One resource of one rule, as compiled. `seq` is its id: its position in the compiled set. */
 export interface Entry {
