@@ -8,6 +8,7 @@ import type { PolicyDoc } from './document.js';
 import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
+import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
@@ -79,6 +80,8 @@ export interface CompiledPolicySet {
   readonly http: ReadonlyMap<string, HttpIndex>;
   /** @internal scratch: the segments of the HTTP request path being decided */
   readonly pathBounds: PathBounds;
+  /** @internal scratch: the destination being read (its characters, an IPv4 address read in place) */
+  readonly host: HostScratch;
   /** @internal scratch: the ids of the entries the decision being made matched */
   readonly hits: Hits;
   /** @internal scratch: those entries, sorted, when several matched */
@@ -180,6 +183,7 @@ export function compilePolicies(
     write: filesystem.get('write')!,
     http,
     pathBounds: new PathBounds(),
+    host: new HostScratch(),
     hits: new Hits(),
     scratch: [],
     homeSegments: homeSegmentsOf(options.home),
