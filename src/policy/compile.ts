@@ -13,35 +13,11 @@ import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
 import { sharedResults } from './results.js';
-import { type Entry, Hits } from './tables/bucket.js';
 
-export interface MatchedRule {
-  policy: string;
-  rule: string;
-  resource: string;
-  decision: Decision;
-  /** With `explain`: which resource form matched which part of the destination. */
-  why?: string;
-}
+export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 
-export interface NotEvaluated {
-  policy: string;
-  rule?: string;
-  reason: string;
-}
-
-export interface EvalResult {
-  decision: Decision;
-  reason: string;
-  /** The deciding rules (one line per rule); with `explain`, every matching resource of every rule. */
-  matched: MatchedRule[];
-  /** Policies and rules hubctl could not evaluate; they never match. */
-  notEvaluated: NotEvaluated[];
-}
-
-export interface EvaluateOptions {
-  explain?: boolean;
-}
+import { Hits } from './tables/bucket.js';
+import type { Entry, EvalResult, NotEvaluated } from './types.js';
 
 export const NO_MATCH_REASON = 'no rule matched: denied by default';
 

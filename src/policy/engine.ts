@@ -2,7 +2,7 @@
 // destination), not O(number of rules), and allocates nothing beyond the parsed destination when
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
+import type { CompiledPolicySet } from './compile.js';
 import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
@@ -22,7 +22,7 @@ import {
 } from './path.js';
 import type { FilesystemIndex } from './path-index.js';
 import { pairResult, reasonOf } from './results.js';
-import type { Entry } from './tables/bucket.js';
+import type { Entry, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 import { whyOf } from './why.js';
 
 export * from './compile.js';

@@ -4,8 +4,7 @@
 // bytes of their batch line tails lie back to back in one array, so that `--batch` writes a decision
 // from an int without loading the result object at all. Pure: no IO.
 
-import type { EvalResult, MatchedRule, NotEvaluated } from './compile.js';
-import type { Entry } from './tables/bucket.js';
+import type { Entry, EvalResult, MatchedRule, NotEvaluated } from './types.js';
 
 const DECISION_JSON: unique symbol = Symbol('decisionJson');
 

@@ -5,7 +5,7 @@ import type { NetworkPattern } from './network.js';
 import type { NetworkDestination } from './network-destination.js';
 import type { FilesystemDestination } from './path.js';
 import { describePathMatch } from './path-match.js';
-import type { Entry } from './tables/bucket.js';
+import type { Entry } from './types.js';
 
 function portWhy(port: number, d: NetworkDestination): string {
   return port === 0 ? `any port (${d.port})` : `port ${port}`;

@@ -271,6 +271,37 @@ describe('import rules', () => {
     expect(files.find((f) => f.path === 'api/governance.ts')?.all).toContain('../policy/index.js');
   });
 
+  it('src/policy has no import loop, type imports included (shared types sit at the bottom, in types.ts)', () => {
+    const edges = new Map<string, string[]>();
+    for (const f of files.filter((f) => f.path.startsWith('policy/'))) {
+      const targets = f.all
+        .filter((s) => s.startsWith('.'))
+        .map((s) =>
+          relative(SRC, resolve(SRC, dirname(f.path), s))
+            .split('\\')
+            .join('/')
+            .replace(/\.js$/, '.ts'),
+        )
+        .filter((t) => t.startsWith('policy/'));
+      edges.set(f.path, targets);
+    }
+    expect(edges.size).toBeGreaterThan(20);
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (at: string, path: string[]): void => {
+      if (state.get(at) === 'done') return;
+      if (state.get(at) === 'open') {
+        loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
+        return;
+      }
+      state.set(at, 'open');
+      for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
+      state.set(at, 'done');
+    };
+    for (const start of edges.keys()) visit(start, []);
+    expect(loops).toEqual([]);
+  });
+
   it('src never imports test code', () => {
     const bad = files.flatMap((f) =>
       f.runtime
