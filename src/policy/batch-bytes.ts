@@ -98,6 +98,8 @@ export class BatchProcessor extends TextBatch {
   private started = false;
   /** The chunk being scanned, as a plain Uint8Array. */
   private view: Uint8Array = new Uint8Array(0);
+  /** The set's host chars, which a plain destination is scanned into (one load a line, not three). */
+  private readonly chars: Uint16Array = this.set.host.chars;
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -229,7 +231,7 @@ export class BatchProcessor extends TextBatch {
     for (let k = 0; k < middle.length; k++) if (b[i + k] !== middle[k]) return -1;
     const d0 = i + middle.length;
     // the destination goes to the set's host chars as it is scanned (the engine reads a hostname there)
-    const chars = this.set.host.chars;
+    const chars = this.chars;
     for (i = d0; i < end; i++) {
       c = b[i]!;
       if (c === 34 || c === 92 || c < 32 || c > 126) break;
