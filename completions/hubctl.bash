@@ -3,11 +3,11 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -34,13 +34,14 @@ _hubctl() {
     "rule add") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule update") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule delete") cands="--yes -y --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
-    "token") cands="create list get activate deactivate delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "token") cands="create list get activate deactivate delete rotate --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token create") cands="--label --scope --expires --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "token list") cands="--page --page-size --all --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "token list") cands="--page --page-size --all --expiring --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token activate") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token deactivate") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token delete") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "token rotate") cands="--expires --delete-old --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image") cands="inspect digest tags catalog list pull push copy delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image digest") cands="--platform --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -55,7 +56,7 @@ _hubctl() {
     "engine version") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine info") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth") cands="login logout status token --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "auth login") cands="--username -u --password-stdin --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "auth login") cands="--username -u --password-stdin --insecure-storage --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth logout") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth status") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth token") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

@@ -147,14 +147,29 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   });
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
+    const { createJwtCache } = await import('./auth/jwt-cache.js');
+    const { readJwtCacheFile } = await import('./config/read.js');
     const chain = await credentials();
-    const { baseUrl, governanceUrl } = await settings();
+    const { profile, baseUrl, governanceUrl } = await settings();
+    // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
+    const cache =
+      env.HUBCTL_JWT_CACHE === 'off'
+        ? undefined
+        : createJwtCache({
+            profile,
+            origin: new URL(baseUrl).origin,
+            read: () => readJwtCacheFile(configDir()),
+            writer: config,
+            debug,
+          });
     return createHubSession({
       http: await http(),
       clock,
       baseUrl,
       alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
+      account: chain.hubAccount,
+      cache,
     });
   });
   const org = async () => {

@@ -2,7 +2,9 @@
 
 import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
+import type { StoredEntry } from '../config/store.js';
 import { AuthError } from '../errors.js';
+import type { SecretStore } from './credential-helper.js';
 import {
   DOCKER_HUB_KEYS,
   dockerCredential,
@@ -19,6 +21,8 @@ export interface Credential {
   secret: string;
   /** Where it came from, as `auth status` shows it. */
   source: string;
+  /** Where the secret is kept: `file`, a helper program (`docker-credential-pass`), `environment`… */
+  store?: string;
   /** `secret` is an OAuth2 refresh token (a docker identity token), not a password. */
   identityToken?: boolean;
 }
@@ -26,6 +30,8 @@ export interface Credential {
 export interface CredentialChain {
   /** The hub account's credential, or undefined when no source has one. */
   hub(): Promise<Credential | undefined>;
+  /** The hub account and its source without the secret: no credential helper runs (JWT cache key). */
+  hubAccount(): Promise<{ username: string; source: string } | undefined>;
   /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
   registry(host: string): Promise<Credential | undefined>;
   /** Every registry credential there is, in the order the chain consults them; no secret. */
@@ -38,6 +44,8 @@ export interface ChainDeps {
   /** Opened only when a source needs it. */
   store: () => ConfigReader;
   helperRunner?: HelperRunner;
+  /** The credential helper behind a stored entry (default: the docker-credential-NAME program). */
+  secretStore?: (helper: string) => SecretStore;
 }
 
 /**
@@ -62,6 +70,23 @@ export function isDockerHubRegistry(host: string): boolean {
 export function createCredentialChain(deps: ChainDeps): CredentialChain {
   const { env, settings } = deps;
 
+  /** A stored entry as a credential: a helper's entry asks the helper, whose failure is an error. */
+  async function unpack(entry: StoredEntry, source: string): Promise<Credential> {
+    if ('secret' in entry) return { username: entry.username, secret: entry.secret, source, store: 'file' };
+    const { helperStore } = await import('./credential-helper.js');
+    const helper = deps.secretStore?.(entry.helper) ?? helperStore(entry.helper, { env });
+    const found = await helper.get(entry.serverUrl);
+    if (!found) {
+      throw new AuthError(`${helper.program} no longer holds the secret of ${entry.username} (${source})`, {
+        hint: 'Run `hubctl auth login` again.',
+      });
+    }
+    return { username: entry.username, secret: found.secret, source, store: helper.program };
+  }
+
+  const hubSource = () => `stored credential of profile "${settings.profile}"`;
+  const envSource = 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)';
+
   async function hub(): Promise<Credential | undefined> {
     if (env.HUBCTL_TOKEN) {
       const username = settings.username;
@@ -70,7 +95,7 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
           hint: 'Set HUBCTL_USERNAME (or the organization name for an organization token).',
         });
       }
-      return { username, secret: env.HUBCTL_TOKEN, source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)' };
+      return { username, secret: env.HUBCTL_TOKEN, source: envSource, store: 'environment' };
     }
     const stored = deps.store().hubCredential(settings.profile);
     if (stored) {
@@ -84,11 +109,7 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
           },
         );
       }
-      return {
-        username: stored.username,
-        secret: stored.secret,
-        source: `stored credential of profile "${settings.profile}"`,
-      };
+      return unpack(stored, hubSource());
     }
     // The docker CLI's Docker Hub login is only ever sent to Docker Hub itself, never to another base URL.
     if (isDockerHubApi(settings.baseUrl)) {
@@ -113,8 +134,15 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
       return dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
     }
     const stored = deps.store().registryCredential(host);
-    if (stored) return { ...stored, source: `stored credential for ${host}` };
+    if (stored) return unpack(stored, `stored credential for ${host}`);
     return dockerCredential(env, host, deps.helperRunner);
+  }
+
+  async function hubAccount(): Promise<{ username: string; source: string } | undefined> {
+    if (env.HUBCTL_TOKEN && settings.username) return { username: settings.username, source: envSource };
+    const stored = env.HUBCTL_TOKEN ? undefined : deps.store().hubCredential(settings.profile);
+    if (stored) return { username: stored.username, source: hubSource() };
+    return hub();
   }
 
   async function listRegistries(): Promise<ListedCredential[]> {
@@ -128,7 +156,8 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
             {
               registry: host,
               username: c.username,
-              source: 'hubctl credentials.json',
+              source:
+                'helper' in c ? `docker-credential-${c.helper} (via hubctl)` : 'hubctl credentials.json',
               kind: 'password' as const,
             },
           ]
@@ -137,5 +166,5 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     return [...fromEnv, ...stored, ...docker.filter((c) => c.source !== 'DOCKER_AUTH_CONFIG')];
   }
 
-  return { hub, registry, listRegistries };
+  return { hub, hubAccount, registry, listRegistries };
 }

@@ -229,3 +229,10 @@ export async function listDockerCredentials(
   await add(await readConfigFile(env), dockerConfigPath(env));
   return out;
 }
+
+/** The docker CLI's `credsStore` (its default credential helper), if its config names one. */
+export async function dockerCredsStore(env: Record<string, string | undefined>): Promise<string | undefined> {
+  const config = await readConfigFile(env);
+  const name = config?.credsStore;
+  return isHelperName(name) && name.length <= 64 ? name : undefined;
+}

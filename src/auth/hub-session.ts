@@ -7,6 +7,7 @@ import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/client.js';
 import type { Credential } from './chain.js';
 import { jwtExpiry } from './jwt.js';
+import type { JwtCache } from './jwt-cache.js';
 
 export const EXPIRY_MARGIN_MS = 30_000;
 /** Used when a JWT carries no `exp`: short, so a stale token is not kept for long. */
@@ -19,6 +20,8 @@ export interface HubSession {
   credential(): Promise<Credential>;
   /** When the cached JWT expires (ms since epoch), if one is cached. */
   expiresAt(): number | undefined;
+  /** Whether the JWT in use was read from the cache between runs rather than exchanged now. */
+  fromCache(): boolean;
   /** A request with `Authorization: Bearer <jwt>`, repeated once with a new JWT after a 401. */
   request(options: HttpRequestOptions): Promise<HttpResponse>;
 }
@@ -33,6 +36,10 @@ export interface HubSessionDeps {
    */
   alsoTrusted?: readonly string[];
   credential: () => Promise<Credential | undefined>;
+  /** Who would be signed in, without the secret (for the cache key); defaults to credential(). */
+  account?: () => Promise<{ username: string; source: string } | undefined>;
+  /** Keeps JWTs between runs (a 401 drops the stored one); absent, they live as long as the process. */
+  cache?: JwtCache;
 }
 
 /** POST {base_url}/v2/auth/token; the secret goes as `password` and `secret` (decisions §2). */
@@ -64,7 +71,7 @@ export async function exchangeToken(
 }
 
 export function createHubSession(deps: HubSessionDeps): HubSession {
-  let cached: { jwt: string; expiresAt: number } | undefined;
+  let cached: { jwt: string; expiresAt: number; account: string; fromCache: boolean } | undefined;
   let pending: Promise<string> | undefined;
 
   async function credential(): Promise<Credential> {
@@ -77,18 +84,35 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     return cred;
   }
 
-  async function fresh(): Promise<string> {
-    const jwt = await exchangeToken(deps.http, deps.baseUrl, await credential());
+  const usable = (expiresAt: number) => deps.clock.now() < expiresAt - EXPIRY_MARGIN_MS;
+
+  async function stored(): Promise<string | undefined> {
+    if (!deps.cache) return undefined;
+    const who = await (deps.account ?? deps.credential)();
+    if (!who) return undefined;
+    const entry = deps.cache.get(who.username, who.source);
+    if (!entry || !usable(entry.expiresAt)) return undefined;
+    cached = { jwt: entry.jwt, expiresAt: entry.expiresAt, account: who.username, fromCache: true };
+    return entry.jwt;
+  }
+
+  async function exchange(): Promise<string> {
+    const cred = await credential();
+    const jwt = await exchangeToken(deps.http, deps.baseUrl, cred);
     const expiresAt = jwtExpiry(jwt) ?? deps.clock.now() + DEFAULT_LIFETIME_MS;
-    cached = { jwt, expiresAt };
+    cached = { jwt, expiresAt, account: cred.username, fromCache: false };
+    await deps.cache?.put({ jwt, expiresAt, account: cred.username, source: cred.source });
     return jwt;
   }
 
-  async function jwt(): Promise<string> {
-    if (cached && deps.clock.now() < cached.expiresAt - EXPIRY_MARGIN_MS) return cached.jwt;
-    pending ??= fresh().finally(() => {
+  const settle = (p: Promise<string>) =>
+    p.finally(() => {
       pending = undefined;
     });
+
+  async function jwt(): Promise<string> {
+    if (cached && usable(cached.expiresAt)) return cached.jwt;
+    pending ??= settle(stored().then((jwt) => jwt ?? exchange()));
     return pending;
   }
 
@@ -107,7 +131,13 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
     }
     // The JWT was refused before its time: exchange once more and repeat the call once.
-    if (cached?.jwt === first) cached = undefined;
+    if (cached?.jwt === first) {
+      const refused = cached;
+      cached = undefined;
+      if (refused.fromCache) await deps.cache?.drop(refused.account);
+      // An exchange must follow, not another read of the same stored JWT.
+      pending = settle(exchange());
+    }
     try {
       return await send(await jwt());
     } catch (err) {
@@ -121,5 +151,11 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     }
   }
 
-  return { jwt, credential, expiresAt: () => cached?.expiresAt, request };
+  return {
+    jwt,
+    credential,
+    expiresAt: () => cached?.expiresAt,
+    fromCache: () => cached?.fromCache ?? false,
+    request,
+  };
 }

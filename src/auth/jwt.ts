@@ -1,5 +1,8 @@
 // Reads a JWT's claims without verifying it: hubctl only needs `exp` and `sub` to cache and show it.
 
+/** A hub token goes into an Authorization header and into the cache: printable ASCII, bounded. */
+export const TOKEN_TEXT = /^[\x21-\x7e]{1,16384}$/;
+
 export interface JwtClaims {
   sub?: string;
   exp?: number;

@@ -4,13 +4,13 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ProfileKey, StoredCredential } from './store.js';
+import type { ProfileKey, StoredEntry } from './store.js';
 
 /** What reading settings and looking up credentials needs; the config store offers it too. */
 export interface ConfigReader {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
-  hubCredential(profile: string): StoredCredential | undefined;
-  registryCredential(host: string): StoredCredential | undefined;
+  hubCredential(profile: string): StoredEntry | undefined;
+  registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts?(): string[];
 }
@@ -46,4 +46,17 @@ export function openConfigReader(dir: string): ConfigReader {
       return table && typeof table === 'object' ? Object.keys(table).slice(0, 1000) : [];
     },
   };
+}
+
+/**
+ * The JWT cache file as plain JSON (read on every network command, so no conf): undefined when
+ * there is none, `{ corrupt }` when it cannot be parsed, never an exception.
+ */
+export function readJwtCacheFile(dir: string): { value?: unknown; corrupt?: string } {
+  try {
+    return { value: JSON.parse(readFileSync(join(dir, 'jwt-cache.json'), 'utf8')) };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { corrupt: (err as Error).message };
+  }
 }

@@ -19,9 +19,11 @@ export interface Settings {
   governanceUrl: string;
   org?: string;
   username?: string;
+  /** `file` or a docker credential helper's name; unset means file unless `auth login` is offered docker's. */
+  credentialStore?: string;
   /** Where each value came from, for `config list` and `auth status`. */
   sources: Record<
-    'baseUrl' | 'governanceUrl' | 'org' | 'username',
+    'baseUrl' | 'governanceUrl' | 'org' | 'username' | 'credentialStore',
     'flag' | 'env' | 'profile' | 'default' | 'unset'
   >;
 }
@@ -58,17 +60,20 @@ export function resolveSettings(
   const gov = pick(flags.governanceUrl, 'HUBCTL_GOVERNANCE_URL', 'governance-url', checkBaseUrl);
   const org = pick(flags.org, 'HUBCTL_ORG', 'org', checkOrg);
   const user = pick(flags.username, 'HUBCTL_USERNAME', 'username');
+  const store = pick(undefined, 'HUBCTL_CREDENTIAL_STORE', 'credential-store');
   return {
     profile,
     baseUrl,
     governanceUrl: trimSlash(gov.value ?? `${baseUrl}/v2`),
     org: org.value,
     username: user.value,
+    credentialStore: store.value,
     sources: {
       baseUrl: base.value ? base.source : 'default',
       governanceUrl: gov.value ? gov.source : 'default',
       org: org.source,
       username: user.source,
+      credentialStore: store.source,
     },
   };
 }

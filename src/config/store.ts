@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
-import { readJson } from './read.js';
+import { readJson, readJwtCacheFile } from './read.js';
 import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
@@ -16,6 +16,8 @@ export const PROFILE_KEYS = {
   'governance-url': 'governance API base address (HUBCTL_GOVERNANCE_URL)',
   org: 'organization name (HUBCTL_ORG)',
   username: 'account name used by `auth login` (HUBCTL_USERNAME)',
+  'credential-store':
+    'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
 } as const;
 export type ProfileKey = keyof typeof PROFILE_KEYS;
 
@@ -30,7 +32,30 @@ export interface StoredCredential {
   origin?: string;
 }
 
-type FileName = 'config' | 'credentials';
+/** A secret kept by a docker credential helper: the file only says where it is. */
+export interface HelperCredential {
+  username: string;
+  helper: string;
+  serverUrl: string;
+  /** As StoredCredential's. */
+  origin?: string;
+}
+
+export type StoredEntry = StoredCredential | HelperCredential;
+
+/** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
+export interface CachedJwtEntry {
+  jwt: string;
+  /** ms since the epoch. */
+  expiresAt: number;
+  profile: string;
+  account: string;
+  origin: string;
+  /** Where the exchanged secret came from (a JWT of another source is not reused). */
+  source: string;
+}
+
+type FileName = 'config' | 'credentials' | 'jwt-cache';
 /** A section of a file (`profiles`, `hub`, `registries`): names to values, without a prototype. */
 type Table<T> = Record<string, T>;
 
@@ -42,19 +67,36 @@ export interface ConfigStore {
   getProfile(profile: string): Partial<Record<ProfileKey, string>>;
   set(profile: string, key: ProfileKey, value: string): void;
   unset(profile: string, key: ProfileKey): boolean;
-  hubCredential(profile: string): StoredCredential | undefined;
-  setHubCredential(profile: string, credential: StoredCredential): void;
+  hubCredential(profile: string): StoredEntry | undefined;
+  setHubCredential(profile: string, credential: StoredEntry): void;
   deleteHubCredential(profile: string): boolean;
-  registryCredential(host: string): StoredCredential | undefined;
+  registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts(): string[];
-  setRegistryCredential(host: string, credential: StoredCredential): void;
+  setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
+  /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
+  setCachedJwt(key: string, entry: CachedJwtEntry): void;
+  /** Removes the entries whose key matches; returns how many went. */
+  deleteCachedJwts(match: (key: string) => boolean): number;
 }
 
-const MODES: Record<FileName, number> = { config: 0o644, credentials: 0o600 };
+const MODES: Record<FileName, number> = { config: 0o644, credentials: 0o600, 'jwt-cache': 0o600 };
 /** Every file holds its sections, empty ones too (the shape other tools and older versions read). */
-const SECTIONS: Record<FileName, string[]> = { config: ['profiles'], credentials: ['hub', 'registries'] };
+const SECTIONS: Record<FileName, string[]> = {
+  config: ['profiles'],
+  credentials: ['hub', 'registries'],
+  'jwt-cache': ['entries'],
+};
+
+/** The JWT cache is only an optimisation: a corrupt one reads as empty and is written afresh. */
+function readFile(dir: string, name: FileName): Record<string, unknown> {
+  if (name !== 'jwt-cache') return readJson(dir, name);
+  const { value } = readJwtCacheFile(dir);
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
 
 export function openConfigStore(dir: string): ConfigStore {
   const pathOf = (name: FileName) => join(dir, `${name}.json`);
@@ -62,7 +104,7 @@ export function openConfigStore(dir: string): ConfigStore {
   readJson(dir, 'config');
 
   const table = <T>(name: FileName, section: string): Table<T> => {
-    const value = readJson(dir, name)[section];
+    const value = readFile(dir, name)[section];
     // Null prototype: a key such as `__proto__` or `constructor` is data, never Object's own.
     const out: Table<T> = Object.create(null);
     if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(out, value);
@@ -74,7 +116,7 @@ export function openConfigStore(dir: string): ConfigStore {
     prepareDir(dir);
     const path = pathOf(name);
     return withLockSync(path, () => {
-      const file = readJson(dir, name);
+      const file = readFile(dir, name);
       const current = table<T>(name, section);
       if (!change(current)) return false;
       const empty = Object.fromEntries(SECTIONS[name].map((s) => [s, {}]));
@@ -131,6 +173,18 @@ export function openConfigStore(dir: string): ConfigStore {
     registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
+    setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),
+    deleteCachedJwts(match) {
+      let gone = 0;
+      update('jwt-cache', 'entries', (t) => {
+        for (const key of Object.keys(t).filter(match)) {
+          delete t[key];
+          gone += 1;
+        }
+        return gone > 0;
+      });
+      return gone;
+    },
   };
 }
 

@@ -6,9 +6,9 @@
 import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
+import { runPool } from '../pool.js';
 import type { ImageReference, RepositoryName } from '../ref/reference.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
-import { runPool } from './pool.js';
 import type { PlatformChoice } from './select.js';
 import type { BlobFeed, ImageDestination, StoredManifest } from './store.js';
 import { transfer } from './transfer.js';

@@ -10,10 +10,10 @@
 import type { DeleteOutcome, RegistryClient } from '../api/registry/client.js';
 import { type Descriptor, isIndexType } from '../api/registry/media-types.js';
 import { NotFoundError } from '../errors.js';
+import { runPool } from '../pool.js';
 import { formatReference, type ImageReference, manifestReference } from '../ref/reference.js';
 import { manifestsBelow } from './manifest-tree.js';
 import { formatPlatform } from './platform.js';
-import { runPool } from './pool.js';
 
 /** A manifest below a deleted index, which the delete leaves in place. */
 export interface KeptManifest {

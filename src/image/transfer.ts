@@ -7,9 +7,9 @@
 import { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
+import { runPool } from '../pool.js';
 import { convertToOci, needsConversion } from './convert.js';
 import { blobsOf } from './manifest-tree.js';
-import { runPool } from './pool.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageDestination, ImageSource } from './store.js';
 import type { BlobResult, TransferResult } from './types.js';

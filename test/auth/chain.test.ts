@@ -72,6 +72,7 @@ describe('credential chain: first source wins', () => {
       username: 'envuser',
       secret: 'hub_pat_env',
       source: 'environment (HUBCTL_USERNAME, HUBCTL_TOKEN)',
+      store: 'environment',
     });
   });
 
@@ -93,6 +94,7 @@ describe('credential chain: first source wins', () => {
       username: 'bob',
       secret: 'bob-secret',
       source: 'stored credential of profile "staging"',
+      store: 'file',
     });
     // Another profile has nothing stored: falls through to docker's Docker Hub login.
     expect((await chain({ DOCKER_CONFIG: docker }, { store, profile: 'default' }).hub())?.source).toBe(
@@ -198,6 +200,7 @@ describe('registry credentials', () => {
       username: 'ci',
       secret: 'ci-secret',
       source: 'stored credential for localhost:5000',
+      store: 'file',
     });
     expect(await c.registry('registry.example.com:5000')).toEqual({
       username: 'reguser',

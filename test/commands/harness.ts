@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
 import { type RunOptions, type RunResult, runCli } from '../support/run-cli.js';
 
@@ -39,4 +40,23 @@ export function resetHarness(h: Harness): void {
   };
   h.hub.clearRequests();
   h.hub.clearFaults();
+}
+
+/**
+ * The hooks of a token-command test file: one emulator, and before each test a fresh config
+ * directory, no access tokens, and alice logged in (her login's requests cleared).
+ */
+export function useLoggedInHarness(): { h: Harness } {
+  const holder = {} as { h: Harness };
+  beforeAll(async () => {
+    holder.h = await startHarness();
+  });
+  afterAll(() => holder.h.hub.close());
+  beforeEach(async () => {
+    resetHarness(holder.h);
+    holder.h.hub.state.accessTokens.length = 0;
+    expect((await holder.h.login()).code).toBe(0);
+    holder.h.hub.clearRequests();
+  });
+  return holder;
 }

@@ -78,15 +78,17 @@ describe('token list parsing', () => {
 });
 
 describe('token get/activate/deactivate/delete parsing', () => {
-  it('lower-cases a UUID and refuses anything else', async () => {
+  it('lower-cases a UUID, passes a label on, and refuses what is neither', async () => {
     const spy = vi.fn(async () => undefined);
     await parse(
       (g) => setActive.register(g, host, 'deactivate', spy),
       ['deactivate', '3F2B8C1E-6D4A-4E0B-9A57-1C2D3E4F5A6B'],
     );
     expect(spy).toHaveBeenCalledWith(CTX, '3f2b8c1e-6d4a-4e0b-9a57-1c2d3e4f5a6b', false);
-    await expect(parse((g) => del.register(g, host, spy), ['delete', 'pol_123'])).rejects.toThrow(
-      'is not a token UUID',
+    await parse((g) => del.register(g, host, spy), ['delete', 'ci-deploy']);
+    expect(spy).toHaveBeenLastCalledWith(CTX, 'ci-deploy');
+    await expect(parse((g) => del.register(g, host, spy), ['delete', 'x'.repeat(101)])).rejects.toThrow(
+      'is neither a token UUID nor a label',
     );
   });
 });

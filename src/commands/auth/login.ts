@@ -5,13 +5,24 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { registryBaseUrl } from '../../ref/reference.js';
 import { type CommandHost, examples } from '../host.js';
+import { dropCachedJwts } from './cached-jwts.js';
 import { parseRegistryHost } from './registry-host.js';
+import {
+  chooseStore,
+  hubServerUrl,
+  keepSecret,
+  registryServerUrl,
+  type StoreChoice,
+  storeName,
+} from './secret-store.js';
 
 export interface LoginOptions {
   /** A registry host; absent for the hub account. */
   registry?: string;
   username?: string;
   passwordStdin: boolean;
+  /** Keep the secret in hubctl's 0600 file whatever credential-store says. */
+  insecureStorage?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -21,12 +32,19 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .argument('[registry-host]', 'a registry (host[:port]) instead of the hub account')
     .option('-u, --username <name>', 'account name (env HUBCTL_USERNAME)')
     .option('--password-stdin', 'read the password or access token from standard input')
+    .option('--insecure-storage', "keep the secret in hubctl's own file (mode 0600), not a credential helper")
     .addOption(new Option('-p, --password <secret>').hideHelp())
     .addOption(new Option('--token <secret>').hideHelp())
     .action(
       (
         registryHost: string | undefined,
-        o: { username?: string; passwordStdin?: boolean; password?: string; token?: string },
+        o: {
+          username?: string;
+          passwordStdin?: boolean;
+          insecureStorage?: boolean;
+          password?: string;
+          token?: string;
+        },
       ) => {
         if (o.password !== undefined || o.token !== undefined) {
           throw new UsageError(
@@ -42,6 +60,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
             registry: registry && isDockerHubRegistry(registry) ? undefined : registry,
             username: o.username,
             passwordStdin: Boolean(o.passwordStdin),
+            ...(o.insecureStorage ? { insecureStorage: true } : {}),
           }),
         );
       },
@@ -50,6 +69,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'printf %s "$HUB_PAT" | hubctl auth login --username alice --password-stdin',
     'hubctl auth login            # asks for the account and the secret on a terminal',
     'printf %s "$REG_PASS" | hubctl auth login registry.example.com:5000 -u ci --password-stdin',
+    'HUBCTL_CREDENTIAL_STORE=pass hubctl auth login -u alice   # the secret goes to docker-credential-pass',
   ]);
 }
 
@@ -69,28 +89,46 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
     const { verifyRegistryCredential } = await import('../../auth/registry-login.js');
     const credential = { username, secret, source: 'login' };
     await verifyRegistryCredential(http, registryBaseUrl(opts.registry, ctx.globals.plainHttp), credential);
-    store.setRegistryCredential(opts.registry, { username, secret });
-    report(ctx, { registry: opts.registry, username, stored: store.credentialsPath });
+    const choice = await chooseStore(ctx, settings, Boolean(opts.insecureStorage));
+    const entry = await keepSecret(ctx, choice, registryServerUrl(opts.registry), username, secret);
+    store.setRegistryCredential(opts.registry, entry);
+    report(
+      ctx,
+      { registry: opts.registry, username, stored: storeName(choice, store.credentialsPath) },
+      choice,
+    );
     return;
   }
   const { exchangeToken } = await import('../../auth/hub-session.js');
   // Verified by a real exchange before anything is stored.
   await exchangeToken(http, settings.baseUrl, { username, secret, source: 'login' });
-  store.setHubCredential(settings.profile, { username, secret, origin: new URL(settings.baseUrl).origin });
+  const choice = await chooseStore(ctx, settings, Boolean(opts.insecureStorage));
+  const serverUrl = hubServerUrl(settings.baseUrl, settings.profile);
+  const entry = await keepSecret(ctx, choice, serverUrl, username, secret);
+  store.setHubCredential(settings.profile, { ...entry, origin: new URL(settings.baseUrl).origin });
+  // A JWT of the credential this one replaces is not kept.
+  await dropCachedJwts(store, settings.profile);
   if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);
-  report(ctx, { profile: settings.profile, username, stored: store.credentialsPath });
+  report(
+    ctx,
+    { profile: settings.profile, username, stored: storeName(choice, store.credentialsPath) },
+    choice,
+  );
 }
 
 function report(
   ctx: Context,
   result: { username: string; stored: string; profile?: string; registry?: string },
+  choice: StoreChoice,
 ): void {
   if (ctx.output.json) {
-    ctx.output.printJson({ loggedIn: true, ...result });
+    ctx.output.printJson({ loggedIn: true, ...result, store: choice.helper ?? 'file' });
     return;
   }
   const where = result.registry ? ` to ${result.registry}` : '';
-  ctx.output.info(`Logged in${where} as ${result.username} (credential stored in ${result.stored}).`);
+  const why = choice.helper ? `, chosen by ${choice.why}` : '';
+  ctx.output.info(`Logged in${where} as ${result.username} (credential stored in ${result.stored}${why}).`);
+  if (choice.note) ctx.output.info(choice.note);
 }
 
 async function readSecret(ctx: Context, fromStdin: boolean): Promise<string> {

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
+import { dropCachedJwts } from './cached-jwts.js';
 import { parseRegistryHost } from './registry-host.js';
+import { eraseSecret } from './secret-store.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
@@ -18,14 +20,26 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 export async function run(ctx: Context, registry?: string): Promise<void> {
   const store = await ctx.config();
   const profile = (await ctx.settings()).profile;
+  // A helper-kept secret is erased first: a helper that fails leaves the entry, so a retry can finish.
+  const entry = registry ? store.registryCredential(registry) : store.hubCredential(profile);
+  await eraseSecret(ctx, entry);
   const removed = registry ? store.deleteRegistryCredential(registry) : store.deleteHubCredential(profile);
+  // The profile's cached JWTs go too: logging out ends the session, not only the next exchange.
+  if (!registry) await dropCachedJwts(store, profile);
   const target = registry ?? `profile "${profile}"`;
   if (ctx.output.json) {
-    ctx.output.printJson({ removed, ...(registry ? { registry } : { profile }) });
+    const from = entry && 'helper' in entry ? `docker-credential-${entry.helper}` : 'file';
+    ctx.output.printJson({
+      removed,
+      ...(registry ? { registry } : { profile }),
+      ...(removed ? { from } : {}),
+    });
     return;
   }
   ctx.output.info(
-    removed ? `Removed the stored credential of ${target}.` : `No credential was stored for ${target}.`,
+    removed
+      ? `Removed the stored credential of ${target}${entry && 'helper' in entry ? ` (erased from docker-credential-${entry.helper})` : ''}.`
+      : `No credential was stored for ${target}.`,
   );
   // Credentials that hubctl did not store are not its to remove; say where they come from.
   if (!registry && ctx.env.HUBCTL_TOKEN) ctx.output.warn('HUBCTL_TOKEN is still set in the environment.');

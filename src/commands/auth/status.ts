@@ -42,7 +42,9 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
     baseUrl: settings.baseUrl,
     username: credential?.username ?? null,
     source: credential?.source ?? null,
+    store: credential ? (credential.store ?? 'docker config') : null,
     jwtExpiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
+    jwtFromCache: session.fromCache(),
     registries,
   };
   if (ctx.output.json) {
@@ -52,9 +54,11 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
   await ctx.output.fields([
     ['Account', status.username ?? '(not logged in to the hub)'],
     ['Credential', status.source ?? ''],
+    ['Store', status.store ?? ''],
     ['Profile', status.profile],
     ['Hub', status.baseUrl],
     ['JWT expires', ctx.output.time(status.jwtExpiresAt)],
+    ['JWT', status.jwtFromCache ? 'from the cache (no exchange this run)' : 'exchanged now'],
   ]);
   if (registries.length === 0) return;
   if (ctx.output.isTTY) ctx.output.line();

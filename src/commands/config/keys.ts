@@ -16,5 +16,10 @@ export function checkValue(key: ProfileKey, value: string): string {
   if (key === 'base-url' || key === 'governance-url') return checkBaseUrl(value, key);
   if (key === 'org') return checkOrg(value, key);
   if (value.trim() === '') throw new UsageError(`${key} cannot be empty`);
+  if (key === 'credential-store' && value !== 'file' && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
+    throw new UsageError(
+      `credential-store is file or a credential helper's name (pass, secretservice, osxkeychain, wincred…), not "${value}"`,
+    );
+  }
   return value;
 }

@@ -19,6 +19,7 @@ export async function run(ctx: Context): Promise<void> {
     'governance-url': s.governanceUrl,
     org: s.org ?? null,
     username: s.username ?? null,
+    'credential-store': s.credentialStore ?? null,
   };
   if (ctx.output.json) {
     ctx.output.printJson({
@@ -28,6 +29,7 @@ export async function run(ctx: Context): Promise<void> {
         'governance-url': s.sources.governanceUrl,
         org: s.sources.org,
         username: s.sources.username,
+        'credential-store': s.sources.credentialStore,
       },
       profiles: store.profiles(),
       configFile: store.path,
@@ -42,6 +44,7 @@ export async function run(ctx: Context): Promise<void> {
       ['governance-url', s.governanceUrl, s.sources.governanceUrl],
       ['org', s.org, s.sources.org],
       ['username', s.username, s.sources.username],
+      ['credential-store', s.credentialStore, s.sources.credentialStore],
     ],
   );
 }

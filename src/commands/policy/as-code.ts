@@ -4,7 +4,6 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GovernanceClient } from '../../api/governance.js';
 import { UsageError, ValidationError } from '../../errors.js';
-import { runPool } from '../../image/pool.js';
 import {
   type AuthoredPolicy,
   authoredFromDoc,
@@ -13,6 +12,7 @@ import {
   parsePolicyDocument,
   policyDocFromApi,
 } from '../../policy/index.js';
+import { runPool } from '../../pool.js';
 
 /** The files of one apply, together (issue 14: 400 KB). */
 export const MAX_INPUT_BYTES = 400 * 1024;

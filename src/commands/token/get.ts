@@ -2,22 +2,27 @@ import type { Command } from 'commander';
 import type { AccessToken } from '../../api/access-tokens.js';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
-import { checkUuid } from './values.js';
+import { resolveToken } from './resolve.js';
+import { checkTokenRef } from './values.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
     .command('get')
     .description('Show one access token (secret masked)')
-    .argument('<uuid>', 'token UUID')
-    .action((uuid: string) => {
-      const id = checkUuid(uuid);
+    .argument('<token>', 'token UUID, or its label when that is unique')
+    .action((token: string) => {
+      const id = checkTokenRef(token);
       return host.run((ctx) => runner(ctx, id));
     });
-  return examples(cmd, ['hubctl token get 3f2b8c1e-6d4a-4e0b-9a57-1c2d3e4f5a6b']);
+  return examples(cmd, [
+    'hubctl token get 3f2b8c1e-6d4a-4e0b-9a57-1c2d3e4f5a6b',
+    'hubctl token get ci-deploy',
+  ]);
 }
 
-export async function run(ctx: Context, uuid: string): Promise<void> {
-  const token = await (await ctx.accessTokens()).get(uuid);
+export async function run(ctx: Context, ref: string): Promise<void> {
+  const client = await ctx.accessTokens();
+  const token = await resolveToken(client, ref);
   await showToken(ctx, token);
 }
 

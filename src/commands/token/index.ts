@@ -4,6 +4,7 @@ import * as create from './create.js';
 import * as del from './delete.js';
 import * as get from './get.js';
 import * as list from './list.js';
+import * as rotate from './rotate.js';
 import * as setActive from './set-active.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -13,4 +14,5 @@ export function register(group: Command, host: CommandHost): void {
   setActive.register(group, host, 'activate');
   setActive.register(group, host, 'deactivate');
   del.register(group, host);
+  rotate.register(group, host);
 }

@@ -22,10 +22,27 @@ export function checkLabel(label: string): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function checkUuid(value: string): string {
-  if (!UUID.test(value))
-    throw new UsageError(`"${value}" is not a token UUID (like 3f2b8c1e-6d4a-4e0b-9a57-1c2d3e4f5a6b)`);
-  return value.toLowerCase();
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** A token named by UUID (lower-cased) or by label (resolved against the server in resolve.ts). */
+export function checkTokenRef(value: string): string {
+  if (UUID.test(value)) return value.toLowerCase();
+  if (value.length < 1 || value.length > 100) {
+    throw new UsageError(`"${value}" is neither a token UUID nor a label (1 to 100 characters)`);
+  }
+  return value;
+}
+
+/** `--expiring 14d`: a window from now, in ms (at most ten years). */
+export function parseWindow(value: string, flag: string): number {
+  const m = /^(\d{1,6})\s*([mhdw])$/i.exec(value.trim());
+  const ms = m ? Number(m[1]) * UNITS[m[2]!.toLowerCase()]! : Number.NaN;
+  if (!(ms > 0) || ms > 3650 * UNITS.d!) {
+    throw new UsageError(`${flag} takes a duration of up to ten years (14d, 12h, 2w), not "${value}"`);
+  }
+  return ms;
 }
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

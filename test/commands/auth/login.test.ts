@@ -48,6 +48,7 @@ describe('auth login (hub account)', () => {
       profile: 'default',
       username: 'alice',
       stored: join(h.dir, 'credentials.json'),
+      store: 'file',
     });
     expect(r.stderr).toBe('');
     expect(credentials().hub.default.secret).toBe(pat);

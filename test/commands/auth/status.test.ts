@@ -15,13 +15,14 @@ describe('auth status', () => {
     const r = await h.run(['auth', 'status']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.slice(0, 4)).toEqual([
+    expect(lines.slice(0, 5)).toEqual([
       'Account\talice',
       'Credential\tstored credential of profile "default"',
+      'Store\tfile',
       'Profile\tdefault',
       `Hub\t${h.hub.url}`,
     ]);
-    expect(lines[4]).toMatch(/^JWT expires\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(lines[5]).toMatch(/^JWT expires\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(r.stderr).toBe('');
   });
 

@@ -88,9 +88,23 @@ describe('config list', () => {
         'governance-url\thttps://env.example/v2\tdefault',
         'org\tflag-org\tflag',
         'username\talice\tprofile',
+        'credential-store\t\tunset',
         '',
       ].join('\n'),
     );
+  });
+
+  it('credential-store: file or a helper name; HUBCTL_CREDENTIAL_STORE overrides the profile', async () => {
+    const c = cli();
+    expect((await c.run(['config', 'set', 'credential-store', 'pass'])).code).toBe(0);
+    const bad = await c.run(['config', 'set', 'credential-store', '/usr/bin/evil']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('credential-store is file or a credential helper');
+    const r = await c.run(['config', 'list', '--json'], { HUBCTL_CREDENTIAL_STORE: 'secretservice' });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      'credential-store': 'secretservice',
+      sources: { 'credential-store': 'env' },
+    });
   });
 
   it('--json: values, sources, profiles and the config file', async () => {
@@ -103,7 +117,14 @@ describe('config list', () => {
       'governance-url': 'https://hub.docker.com/v2',
       org: null,
       username: null,
-      sources: { 'base-url': 'default', 'governance-url': 'default', org: 'unset', username: 'unset' },
+      'credential-store': null,
+      sources: {
+        'base-url': 'default',
+        'governance-url': 'default',
+        org: 'unset',
+        username: 'unset',
+        'credential-store': 'unset',
+      },
       profiles: ['staging'],
       configFile: join(c.dir, 'config.json'),
     });

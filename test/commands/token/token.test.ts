@@ -207,12 +207,12 @@ describe('token get / activate / deactivate / delete', () => {
     expect(JSON.parse((await h.run(['--json', 'token', 'get', uuid])).stdout).uuid).toBe(uuid);
   });
 
-  it('get of an unknown token: exit 5; of a malformed id: exit 2 without a request', async () => {
+  it('get of an unknown token: exit 5; of what is neither a UUID nor a label: exit 2 without a request', async () => {
     const missing = await h.run(['token', 'get', '00000000-0000-4000-8000-000000000000']);
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('not found');
     h.hub.clearRequests();
-    const bad = await h.run(['token', 'get', 'abc']);
+    const bad = await h.run(['token', 'get', 'x'.repeat(101)]);
     expect(bad.code).toBe(2);
     expect(h.hub.requests).toEqual([]);
   });

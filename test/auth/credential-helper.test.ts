@@ -1,0 +1,62 @@
+// The credential helper protocol against programs that fail in every way: not found, exit 1,
+// garbage, hanging (timed out), flooding (capped). Each is an error naming the helper.
+import { describe, expect, it } from 'vitest';
+import { CredentialHelperError, helperStore } from '../../src/auth/credential-helper.js';
+import { fakeHelperDir } from '../support/fake-helpers.js';
+
+const dir = fakeHelperDir();
+const env = { PATH: `${dir}:${process.env.PATH}` };
+const URL_ = 'https://hub.example.test/hubctl/profiles/default';
+
+async function failure(p: Promise<unknown>): Promise<CredentialHelperError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CredentialHelperError);
+  return err as CredentialHelperError;
+}
+
+describe('credential helpers that fail', () => {
+  it('not found on the PATH', async () => {
+    const err = await failure(helperStore('nosuch', { env }).store(URL_, 'alice', 'alice-secret-1'));
+    expect(err.message).toBe('docker-credential-nosuch was not found on the PATH');
+    expect(err.hint).toContain('--insecure-storage');
+  });
+
+  it('exit 1: its message, one line, named', async () => {
+    const err = await failure(helperStore('fails', { env }).store(URL_, 'alice', 'alice-secret-1'));
+    expect(err.message).toBe(
+      'docker-credential-fails store failed (exit 1): error storing credentials - err: exit status 1, out: keychain locked',
+    );
+  });
+
+  it('a failure message never carries the secret it was given', async () => {
+    const err = await failure(helperStore('echoes', { env }).store(URL_, 'alice', 'hunter2-secret'));
+    expect(err.message).toContain('"Secret":"[secret]"');
+    expect(err.message).not.toContain('hunter2-secret');
+  });
+
+  it('garbage on get: refused, and its bytes never reach the message', async () => {
+    const err = await failure(helperStore('garbage', { env }).get(URL_));
+    expect(err.message).toBe(
+      'docker-credential-garbage get answered something that is not a credential (JSON with Username and Secret)',
+    );
+  });
+
+  it('hanging: killed after the timeout', async () => {
+    const start = Date.now();
+    const err = await failure(helperStore('hangs', { env, timeoutMs: 300 }).get(URL_));
+    expect(err.message).toBe('docker-credential-hangs get did not answer within 0.3 s');
+    expect(Date.now() - start).toBeLessThan(5000);
+  });
+
+  it('flooding: cut at 64 KiB', async () => {
+    const err = await failure(helperStore('floods', { env }).get(URL_));
+    expect(err.message).toBe('docker-credential-floods get answered more than 64 KiB');
+  });
+
+  it('a name that is not a program name is refused before anything runs', async () => {
+    expect(() => helperStore('../../bin/sh', { env })).toThrow(CredentialHelperError);
+  });
+});

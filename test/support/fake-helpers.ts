@@ -1,0 +1,30 @@
+// docker-credential-NAME programs that fail in each way a real one can, written into a temporary
+// directory to put first on the PATH.
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SCRIPTS: Record<string, string> = {
+  // exits 1 with a message, as a locked keychain does
+  fails:
+    'cat >/dev/null; echo "error storing credentials - err: exit status 1, out: keychain locked"; exit 1',
+  // echoes what it was given (the secret too) in its error
+  echoes: 'echo "cannot store: $(cat)"; exit 1',
+  // answers something that is not a credential
+  garbage: 'cat >/dev/null; printf "\\033]0;owned\\007 this is not JSON"',
+  // never answers
+  hangs: 'exec sleep 60',
+  // answers far more than any credential
+  floods: 'cat >/dev/null; head -c 200000 /dev/zero | tr "\\0" "x"',
+};
+
+/** A directory holding docker-credential-{fails,garbage,hangs,floods}. */
+export function fakeHelperDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hubctl-helpers-'));
+  for (const [name, body] of Object.entries(SCRIPTS)) {
+    const path = join(dir, `docker-credential-${name}`);
+    writeFileSync(path, `#!/bin/sh\n${body}\n`);
+    chmodSync(path, 0o755);
+  }
+  return dir;
+}
