@@ -13,7 +13,7 @@ import {
   UnexpectedAnswerError,
 } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
-import type { CedarV1, HttpResource, Policy, PolicySummary, Rule } from '../policy/model.js';
+import type { CedarV1, HttpResource, Policy, PolicySummary, Rule } from '../policy/index.js';
 import { readAnswer, type v } from './answer.js';
 import { MAX_POLICIES, MAX_RULES } from './limits.js';
 import {

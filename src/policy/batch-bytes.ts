@@ -14,7 +14,6 @@ import {
   mixedResult,
   NOT_PLAIN,
 } from './engine.js';
-import { hostChars } from './network-destination.js';
 
 const utf8Out = new TextEncoder();
 /** Lines that leave the fast path are decoded alone; a BOM is dropped only at the start of input. */
@@ -99,6 +98,8 @@ export class BatchProcessor extends TextBatch {
   private started = false;
   /** The chunk being scanned, as a plain Uint8Array. */
   private view: Uint8Array = new Uint8Array(0);
+  /** The set's host chars, which a plain destination is scanned into (one load a line, not three). */
+  private readonly chars: Uint16Array = this.set.host.chars;
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -229,8 +230,8 @@ export class BatchProcessor extends TextBatch {
     if (i + middle.length > end) return -1;
     for (let k = 0; k < middle.length; k++) if (b[i + k] !== middle[k]) return -1;
     const d0 = i + middle.length;
-    // the destination goes to hostChars as it is scanned (the engine reads a hostname there)
-    const chars = hostChars;
+    // the destination goes to the set's host chars as it is scanned (the engine reads a hostname there)
+    const chars = this.chars;
     for (i = d0; i < end; i++) {
       c = b[i]!;
       if (c === 34 || c === 92 || c < 32 || c > 126) break;
@@ -253,7 +254,7 @@ export class BatchProcessor extends TextBatch {
     // anything else as a string.
     const set = this.set;
     let code: number;
-    // (a destination longer than hostChars wrapped around in it, and is no hostname: the engine
+    // (a destination longer than the host chars wrapped around in it, and is no hostname: the engine
     // declines any longer than 254)
     if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
     else code = decidePathBytes(set, action === 3, this.view, d0, d1);

@@ -4,43 +4,20 @@
 // IPv6 CIDRs in a binary trie, path globs in a segment trie walked as a small NFA; and the shared
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import { type Entry, Hits } from './bucket.js';
 import type { PolicyDoc } from './document.js';
 import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
+import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
 import { sharedResults } from './results.js';
 
-export interface MatchedRule {
-  policy: string;
-  rule: string;
-  resource: string;
-  decision: Decision;
-  /** With `explain`: which resource form matched which part of the destination. */
-  why?: string;
-}
+export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 
-export interface NotEvaluated {
-  policy: string;
-  rule?: string;
-  reason: string;
-}
-
-export interface EvalResult {
-  decision: Decision;
-  reason: string;
-  /** The deciding rules (one line per rule); with `explain`, every matching resource of every rule. */
-  matched: MatchedRule[];
-  /** Policies and rules hubctl could not evaluate; they never match. */
-  notEvaluated: NotEvaluated[];
-}
-
-export interface EvaluateOptions {
-  explain?: boolean;
-}
+import { Hits } from './tables/bucket.js';
+import type { Entry, EvalResult, NotEvaluated } from './types.js';
 
 export const NO_MATCH_REASON = 'no rule matched: denied by default';
 
@@ -79,6 +56,8 @@ export interface CompiledPolicySet {
   readonly http: ReadonlyMap<string, HttpIndex>;
   /** @internal scratch: the segments of the HTTP request path being decided */
   readonly pathBounds: PathBounds;
+  /** @internal scratch: the destination being read (its characters, an IPv4 address read in place) */
+  readonly host: HostScratch;
   /** @internal scratch: the ids of the entries the decision being made matched */
   readonly hits: Hits;
   /** @internal scratch: those entries, sorted, when several matched */
@@ -180,6 +159,7 @@ export function compilePolicies(
     write: filesystem.get('write')!,
     http,
     pathBounds: new PathBounds(),
+    host: new HostScratch(),
     hits: new Hits(),
     scratch: [],
     homeSegments: homeSegmentsOf(options.home),

@@ -2,8 +2,7 @@
 // destination), not O(number of rules), and allocates nothing beyond the parsed destination when
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { Entry } from './bucket.js';
-import type { CompiledPolicySet, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './compile.js';
+import type { CompiledPolicySet } from './compile.js';
 import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
@@ -23,6 +22,7 @@ import {
 } from './path.js';
 import type { FilesystemIndex } from './path-index.js';
 import { pairResult, reasonOf } from './results.js';
+import type { Entry, EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 import { whyOf } from './why.js';
 
 export * from './compile.js';
@@ -95,9 +95,10 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
   if (net !== null) {
     // A plain hostname or IPv4 address is looked up in place; any other form is parsed from the
     // same scan.
-    const scanned = scanDestination(destination);
-    if (!net.lookupChars(scanned, destination.length, set.hits)) {
-      net.lookup(destinationOf(destination, scanned), set.hits);
+    const host = set.host;
+    const scanned = scanDestination(host.chars, destination);
+    if (!net.lookupChars(scanned, destination.length, host, set.hits)) {
+      net.lookup(destinationOf(destination, scanned), host, set.hits);
     }
   } else {
     const fs = pathIndex(set, action);
@@ -116,28 +117,31 @@ function lookupRequest(set: CompiledPolicySet, action: string, destination: stri
   const index = set.http.get(action);
   if (index === undefined) throw unknownAction(action);
   const bounds = set.pathBounds;
-  const scanned = scanRequest(destination, bounds);
+  const host = set.host;
+  const scanned = scanRequest(destination, bounds, host.chars);
   if (scanned >= 0) {
     const end = scanned & 0xff;
     const port = scanned >>> 8;
-    set.tcp.lookupHost(end, port, set.hits);
-    index.lookupHost(end, port, destination, bounds, set.hits);
+    set.tcp.lookupHost(host.chars, end, port, set.hits);
+    index.lookupHost(host.chars, end, port, destination, bounds, set.hits);
     return null;
   }
-  const req = parseHttpRequest(destination, bounds);
-  set.tcp.lookup(req.dest, set.hits);
-  index.lookup(req.dest, req.path, bounds, set.hits);
+  const req = parseHttpRequest(destination, bounds, host);
+  set.tcp.lookup(req.dest, host, set.hits);
+  index.lookup(req.dest, req.path, bounds, host, set.hits);
   return req;
 }
 
 /**
  * `decide` for a `connect:tcp` (or, with `udp`, `connect:udp`) request whose destination is already
- * in hostChars[0, n), for `policy eval --batch` reading its input bytes; NOT_PLAIN when the
+ * in set.host.chars[0, n), for `policy eval --batch` reading its input bytes; NOT_PLAIN when the
  * destination is neither a plain hostname nor an IPv4 address: it then goes to `decide` as a string.
  */
 export function decideHostChars(set: CompiledPolicySet, udp: boolean, n: number): number {
   set.hits.n = 0;
-  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(n), n, set.hits)) return NOT_PLAIN;
+  const host = set.host;
+  if (!(udp ? set.udp : set.tcp).lookupChars(scanHostChars(host.chars, n), n, host, set.hits))
+    return NOT_PLAIN;
   return hitsCode(set);
 }
 
@@ -222,14 +226,15 @@ function explained(set: CompiledPolicySet, action: string, destination: string):
   set.hits.n = 0;
   const net = networkIndex(set, action);
   if (net !== null) {
-    const nd = parseNetworkDestination(destination);
-    net.lookup(nd, set.hits);
+    const nd = parseNetworkDestination(destination, set.host);
+    net.lookup(nd, set.host, set.hits);
     return combine(set, true, nd, null, null);
   }
   const fs = pathIndex(set, action);
   if (fs === null) {
     // explained from the parsed request, whichever way it was looked up
-    const req = lookupRequest(set, action, destination) ?? parseHttpRequest(destination, set.pathBounds);
+    const req =
+      lookupRequest(set, action, destination) ?? parseHttpRequest(destination, set.pathBounds, set.host);
     return combine(set, true, req.dest, null, null, req);
   }
   const fd = parseFilesystemDestination(destination);

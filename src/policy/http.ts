@@ -5,16 +5,16 @@
 // reopens a network deny. In a path `*` is one segment, `**` any depth (none included); a path
 // without wildcard matches exactly. Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { Hits } from './bucket.js';
 import type { HttpResource } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import {
-  hostChars,
+  HostScratch,
   type NetworkDestination,
   parseNetworkDestination,
   scanHostChars,
 } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
+import type { Hits } from './tables/bucket.js';
 import { httpPathProblem } from './validate.js';
 
 /** One HTTP resource of a rule, compiled. */
@@ -91,18 +91,17 @@ export function pathBounds(text: string, from: number, b: PathBounds): boolean {
 
 /**
  * The common request read in one scan, allocating nothing: `http(s)://` in lower case, a plain
- * hostname with an optional port (copied into hostChars, as scanHostChars reads it) and a canonical
+ * hostname with an optional port (copied into `chars`, as scanHostChars reads it) and a canonical
  * path (its segments into `b`). Returns `port << 8 | end of the host` as scanHostChars does, or -1
  * for anything else, which parseHttpRequest reads (and refuses with the reason when it must).
  */
-export function scanRequest(value: string, b: PathBounds): number {
+export function scanRequest(value: string, b: PathBounds, chars: Uint16Array): number {
   let i: number;
   if (value.startsWith('https://')) i = 8;
   else if (value.startsWith('http://')) i = 7;
   else return -1;
   const start = i;
   const n = value.length;
-  const chars = hostChars;
   let colon = false;
   for (; i < n; i++) {
     const c = value.charCodeAt(i);
@@ -112,7 +111,7 @@ export function scanRequest(value: string, b: PathBounds): number {
     if (i - start > 254) return -1;
     chars[i - start] = c;
   }
-  const scanned = scanHostChars(i - start);
+  const scanned = scanHostChars(chars, i - start);
   if (scanned < 0 || !pathBounds(value, i, b)) return -1;
   // no port: the scheme's (scanHostChars takes 443, as any destination without port)
   return !colon && start === 7 ? (scanned & 0xff) | (80 << 8) : scanned;
@@ -124,10 +123,10 @@ export function scanRequest(value: string, b: PathBounds): number {
  * `.` or `..`, repeated or trailing slash, nothing outside printable ASCII. Anything else is refused,
  * since servers and proxies normalize such paths differently. Its segments go into `b`.
  */
-export function parseHttpRequest(value: string, b: PathBounds): HttpRequest {
+export function parseHttpRequest(value: string, b: PathBounds, s = new HostScratch()): HttpRequest {
   const scheme = /^https?:\/\//i.exec(value);
   if (scheme === null) throw badRequest(value, 'it is not an http:// or https:// URL');
-  const dest = parseNetworkDestination(value);
+  const dest = parseNetworkDestination(value, s);
   const rest = value.slice(scheme[0].length);
   const end = rest.search(/[/?#]/);
   const raw = end < 0 ? '/' : rest.slice(end);
@@ -191,16 +190,16 @@ export class HttpIndex {
   }
 
   /** Adds the ids of the entries whose host, port and path (text, segments in b) match. */
-  lookup(dest: NetworkDestination, text: string, b: PathBounds, out: Hits): void {
+  lookup(dest: NetworkDestination, text: string, b: PathBounds, s: HostScratch, out: Hits): void {
     const from = out.n;
-    this.hosts.lookup(dest, out);
+    this.hosts.lookup(dest, s, out);
     this.keepPaths(from, text, b, out);
   }
 
-  /** lookup for the plain hostname in hostChars[0, end), as scanRequest left it. */
-  lookupHost(end: number, port: number, text: string, b: PathBounds, out: Hits): void {
+  /** lookup for the plain hostname in chars[0, end), as scanRequest left it. */
+  lookupHost(chars: Uint16Array, end: number, port: number, text: string, b: PathBounds, out: Hits): void {
     const from = out.n;
-    this.hosts.lookupHost(end, port, out);
+    this.hosts.lookupHost(chars, end, port, out);
     this.keepPaths(from, text, b, out);
   }
 

@@ -1,4 +1,7 @@
-// The policy engine's public surface. Pure: no IO.
+// The policy engine's public surface: everything outside src/policy imports from here alone (checked
+// by test/arch/imports.test.ts). Pure: no IO, and importing it has no side effects, which
+// src/policy/package.json declares (`sideEffects: false`) so that esbuild drops the modules a
+// command group does not use instead of pulling the whole engine into, say, the rule commands.
 export * from './authored.js';
 export * from './authoring-schema.js';
 export * from './batch.js';

@@ -50,13 +50,13 @@ export const DEFAULT_PORT = 443;
  * Parses a request's destination: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the
  * scheme's default port). No port → 443. Throws ValidationError naming the value.
  */
-export function parseNetworkDestination(value: string): NetworkDestination {
-  return destinationOf(value, scanDestination(value));
+export function parseNetworkDestination(value: string, scratch = new HostScratch()): NetworkDestination {
+  return destinationOf(value, scanDestination(scratch.chars, value));
 }
 
 /** scanHostChars of a destination string (-1 when it is too long to be a plain hostname). */
-export function scanDestination(value: string): number {
-  return loadHostChars(value) ? scanHostChars(value.length) : -1;
+export function scanDestination(chars: Uint16Array, value: string): number {
+  return loadHostChars(chars, value) ? scanHostChars(chars, value.length) : -1;
 }
 
 /** The parsed destination `value`, given what scanDestination(value) returned. */
@@ -79,34 +79,39 @@ export function destinationOf(value: string, scanned: number): NetworkDestinatio
 }
 
 /**
- * The characters of the destination being read, as UTF-16 code units: filled from a string or,
- * by `policy eval --batch`, straight from the input bytes as it scans them, so that scanning and the
- * name lookup have one implementation and a batch line needs no string. Longer than any valid
- * destination.
+ * The scratch of the destination being read, owned by whoever decides (a compiled set owns one), so
+ * that no state outlives a call in a module and two sets never share a buffer.
  */
-export const hostChars = new Uint16Array(256);
+export class HostScratch {
+  /**
+   * The characters of the destination, as UTF-16 code units: filled from a string or, by `policy
+   * eval --batch`, straight from the input bytes as it scans them, so that scanning and the name
+   * lookup have one implementation and a batch line needs no string. Longer than any valid
+   * destination.
+   */
+  readonly chars = new Uint16Array(256);
+  /** Where v4OfHostChars puts what it read: the address (as an int32) and the port; never boxed. */
+  readonly v4Read = new Int32Array(2);
+}
 
-/** Fills hostChars with `value`; false when it is longer than a destination can be. */
-export function loadHostChars(value: string): boolean {
+/** Fills `chars` with `value`; false when it is longer than a destination can be. */
+export function loadHostChars(chars: Uint16Array, value: string): boolean {
   const n = value.length;
   if (n > 254) return false;
-  for (let i = 0; i < n; i++) hostChars[i] = value.charCodeAt(i);
+  for (let i = 0; i < n; i++) chars[i] = value.charCodeAt(i);
   return true;
 }
 
 /** What scanHostChars returns for digits and dots with an optional valid port: maybe an IPv4. */
 export const DOTTED_QUAD = -2;
 
-/** Where v4OfHostChars puts what it read: the address (as an int32) and the port; never boxed. */
-export const v4Read = new Int32Array(2);
-
 /**
- * Reads the strict dotted-quad IPv4 address in hostChars[0, n) and its port (443 when none) into
- * v4Read, after scanHostChars returned DOTTED_QUAD; false when the digits and dots are not such an
+ * Reads the strict dotted-quad IPv4 address in s.chars[0, n) and its port (443 when none) into
+ * s.v4Read, after scanHostChars returned DOTTED_QUAD; false when the digits and dots are not such an
  * address, which the general parser then reads.
  */
-export function v4OfHostChars(n: number): boolean {
-  const v = hostChars;
+export function v4OfHostChars(s: HostScratch, n: number): boolean {
+  const v = s.chars;
   let value = 0;
   let part = 0;
   let digits = 0;
@@ -130,18 +135,18 @@ export function v4OfHostChars(n: number): boolean {
   // scanHostChars checked that a colon is followed by a valid port, and nothing else can follow
   let port = i < n ? 0 : DEFAULT_PORT;
   for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - 48);
-  v4Read[0] = value * 256 + part;
-  v4Read[1] = port;
+  s.v4Read[0] = value * 256 + part;
+  s.v4Read[1] = port;
   return true;
 }
 
 /**
- * The common case of a batch read in one scan of hostChars[0, n): a lower-case hostname with an
+ * The common case of a batch read in one scan of chars[0, n): a lower-case hostname with an
  * optional `:port` (no port: 443). Returns `port << 8 | end of the host` (a trailing dot excluded),
  * DOTTED_QUAD for digits and dots, or -1 for anything else, which the general parser reads.
  */
-export function scanHostChars(n: number): number {
-  const v = hostChars;
+export function scanHostChars(chars: Uint16Array, n: number): number {
+  const v = chars;
   let i = 0;
   let c = 0;
   let digitsDots = true;

@@ -3,18 +3,18 @@
 // the right), `**` in one bucket, IPv4 CIDRs in one flat table per prefix length (v4-table.ts),
 // IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of
 // rules. Pure: no IO.
-import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
-import { EXACT, MANY, NameTable, ONE } from './name-table.js';
+
 import type { NetworkPattern } from './network.js';
 import {
   DOTTED_QUAD,
-  hostChars,
+  type HostScratch,
   loadHostChars,
   type NetworkDestination,
   v4OfHostChars,
-  v4Read,
 } from './network-destination.js';
-import { V4Table } from './v4-table.js';
+import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './tables/bucket.js';
+import { EXACT, MANY, NameTable, ONE } from './tables/name-table.js';
+import { V4Table } from './tables/v4-table.js';
 
 class BitNode {
   zero: BitNode | null = null;
@@ -78,13 +78,14 @@ export class NetworkIndex {
     }
   }
 
-  lookup(d: NetworkDestination, out: Hits): void {
+  /** The entries matching `d` into `out`; a hostname is read in `s` (the caller's scratch). */
+  lookup(d: NetworkDestination, s: HostScratch, out: Hits): void {
     const port = d.port;
     if (this.anyHost !== null) collect(this.anyHost, port, out);
     const family = d.family;
     if (family === 0) {
       // a valid host fits; what does not fit cannot be the name of any rule
-      if (loadHostChars(d.host)) this.lookupName(d.host.length, port, out);
+      if (loadHostChars(s.chars, d.host)) this.lookupName(s.chars, d.host.length, port, out);
       return;
     }
     if (family === 4) {
@@ -108,32 +109,33 @@ export class NetworkIndex {
   }
 
   /**
-   * The lookup of hostChars[0, n), scanned by scanHostChars: a hostname, or an IPv4 address read in
+   * The lookup of s.chars[0, n), scanned by scanHostChars: a hostname, or an IPv4 address read in
    * place. False, having looked nothing up, for any other form (the general parser's).
    */
-  lookupChars(scanned: number, n: number, out: Hits): boolean {
+  lookupChars(scanned: number, n: number, s: HostScratch, out: Hits): boolean {
     if (scanned >= 0) {
-      this.lookupHost(scanned & 0xff, scanned >>> 8, out);
+      this.lookupHost(s.chars, scanned & 0xff, scanned >>> 8, out);
       return true;
     }
-    if (scanned !== DOTTED_QUAD || !v4OfHostChars(n)) return false;
-    const port = v4Read[1]!;
+    if (scanned !== DOTTED_QUAD || !v4OfHostChars(s, n)) return false;
+    const read = s.v4Read;
+    const port = read[1]!;
     if (this.anyHost !== null) collect(this.anyHost, port, out);
-    this.lookupV4(v4Read[0]!, port, out);
+    this.lookupV4(read[0]!, port, out);
     return true;
   }
 
-  /** The lookup of the hostname hostChars[0, end) on `port` (see scanHostChars). */
-  lookupHost(end: number, port: number, out: Hits): void {
+  /** The lookup of the hostname chars[0, end) on `port` (see scanHostChars). */
+  lookupHost(chars: Uint16Array, end: number, port: number, out: Hits): void {
     if (this.anyHost !== null) collect(this.anyHost, port, out);
-    this.lookupName(end, port, out);
+    this.lookupName(chars, end, port, out);
   }
 
-  /** Probes the name table with every suffix of whole labels of hostChars[0, end), the longest last. */
-  private lookupName(end: number, port: number, out: Hits): void {
+  /** Probes the name table with every suffix of whole labels of chars[0, end), the longest last. */
+  private lookupName(chars: Uint16Array, end: number, port: number, out: Hits): void {
     const t = this.names;
     if (t.count === 0) return;
-    const h = hostChars;
+    const h = chars;
     let firstDot = -1;
     let hash = FNV_OFFSET;
     for (let i = end - 1; ; i--) {

@@ -2,11 +2,12 @@
 // request's segments. Nodes are ints; a node's literal children sit in one flat hash table keyed by
 // (node, segment), `*` segments are matchers, `**` is a node that loops. No regular expression is
 // built from user input. Pure: no IO.
-import { Bucket, collect, type Hits } from './bucket.js';
-import { bytesHash, EdgeTable, edgeKey, segmentHash } from './edge-table.js';
-import { roomFor } from './flat-slots.js';
+
 import type { FilesystemDestination, FilesystemPattern, PathSegment } from './path.js';
 import { matchSegment } from './path-match.js';
+import { Bucket, collect, type Hits } from './tables/bucket.js';
+import { bytesHash, EdgeTable, edgeKey, segmentHash } from './tables/edge-table.js';
+import { roomFor } from './tables/flat-slots.js';
 
 /** b[s, e), all ASCII, as a string (for a `*` matcher, which reads strings). */
 function asciiOf(b: Uint8Array, s: number, e: number): string {

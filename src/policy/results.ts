@@ -3,8 +3,8 @@
 // rendered once; the single-entry ones and the default deny are numbered ("codes"), and the UTF-8
 // bytes of their batch line tails lie back to back in one array, so that `--batch` writes a decision
 // from an int without loading the result object at all. Pure: no IO.
-import type { Entry } from './bucket.js';
-import type { EvalResult, MatchedRule, NotEvaluated } from './compile.js';
+
+import type { Entry, EvalResult, MatchedRule, NotEvaluated } from './types.js';
 
 const DECISION_JSON: unique symbol = Symbol('decisionJson');
 

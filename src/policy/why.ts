@@ -1,10 +1,11 @@
 // `--explain`'s sentences: why a matching entry matched the destination. Pure: no IO.
-import type { Entry } from './bucket.js';
+
 import type { HttpRequest } from './http.js';
 import type { NetworkPattern } from './network.js';
 import type { NetworkDestination } from './network-destination.js';
 import type { FilesystemDestination } from './path.js';
 import { describePathMatch } from './path-match.js';
+import type { Entry } from './types.js';
 
 function portWhy(port: number, d: NetworkDestination): string {
   return port === 0 ? `any port (${d.port})` : `port ${port}`;

@@ -81,16 +81,18 @@ interface SourceFile {
   path: string; // relative to src/, with forward slashes
   code: string;
   runtime: string[];
+  /** Runtime and type-only imports alike. */
+  all: string[];
 }
 
 const files: SourceFile[] = walk(SRC).map((abs) => {
   const text = readFileSync(abs, 'utf8');
+  const refs = importsOf(text);
   return {
     path: relative(SRC, abs).split('\\').join('/'),
     code: tokenize(text).code,
-    runtime: importsOf(text)
-      .filter((r) => !r.typeOnly)
-      .map((r) => r.specifier),
+    runtime: refs.filter((r) => !r.typeOnly).map((r) => r.specifier),
+    all: refs.map((r) => r.specifier),
   };
 });
 
@@ -247,6 +249,57 @@ describe('import rules', () => {
     expect(files.find((f) => f.path === 'commands/image/shared.ts')?.runtime).toContain(
       '../../image/places.js',
     );
+  });
+
+  it('src/policy is entered through policy/index.ts alone, for runtime and type imports alike', () => {
+    // The engine's internals (tables, indexes, scratch) stay free to move; its surface is index.ts.
+    const bad: string[] = [];
+    for (const f of files.filter((f) => !f.path.startsWith('policy/'))) {
+      for (const spec of f.all.filter((s) => s.startsWith('.'))) {
+        const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
+          .split('\\')
+          .join('/');
+        if (target.startsWith('policy/') && target !== 'policy/index.js')
+          bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+    // And the rule bites: eval enters through the index, and governance's types do too.
+    expect(files.find((f) => f.path === 'commands/policy/eval.ts')?.runtime).toContain(
+      '../../policy/index.js',
+    );
+    expect(files.find((f) => f.path === 'api/governance.ts')?.all).toContain('../policy/index.js');
+  });
+
+  it('src/policy has no import loop, type imports included (shared types sit at the bottom, in types.ts)', () => {
+    const edges = new Map<string, string[]>();
+    for (const f of files.filter((f) => f.path.startsWith('policy/'))) {
+      const targets = f.all
+        .filter((s) => s.startsWith('.'))
+        .map((s) =>
+          relative(SRC, resolve(SRC, dirname(f.path), s))
+            .split('\\')
+            .join('/')
+            .replace(/\.js$/, '.ts'),
+        )
+        .filter((t) => t.startsWith('policy/'));
+      edges.set(f.path, targets);
+    }
+    expect(edges.size).toBeGreaterThan(20);
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (at: string, path: string[]): void => {
+      if (state.get(at) === 'done') return;
+      if (state.get(at) === 'open') {
+        loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
+        return;
+      }
+      state.set(at, 'open');
+      for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
+      state.set(at, 'done');
+    };
+    for (const start of edges.keys()) visit(start, []);
+    expect(loops).toEqual([]);
   });
 
   it('src never imports test code', () => {

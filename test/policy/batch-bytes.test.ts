@@ -7,6 +7,7 @@ import {
   compilePolicies,
   decideHostChars,
   type EvaluateOptions,
+  evaluate,
   mixedResult,
   NO_MATCH_REASON,
   NOT_PLAIN,
@@ -181,7 +182,7 @@ describe('BatchProcessor.pushBytes', () => {
 
   it('decides a plain hostname or IPv4 address in place (hostChars), and declines any other form', () => {
     const at = (s: string) => {
-      expect(loadHostChars(s)).toBe(true);
+      expect(loadHostChars(set.host.chars, s)).toBe(true);
       const code = decideHostChars(set, false, s.length);
       return code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set);
     };
@@ -192,6 +193,20 @@ describe('BatchProcessor.pushBytes', () => {
     expect(at('GitHub.com')).toBeNull(); // not lower case: the general parser's
     expect(at('10.1.2.3')).toMatchObject({ decision: 'deny', reason: NO_MATCH_REASON }); // an address
     expect(at('[::1]:22')).toBeNull(); // an IPv6 address: the general parser's
+  });
+
+  it("keeps the destination in the set's own scratch: another set deciding in between changes nothing", () => {
+    const other = compilePolicies(set.policies);
+    expect(loadHostChars(set.host.chars, 'x.github.com:22')).toBe(true);
+    // the other set reads a destination of its own, of another length, before the first decides
+    expect(evaluate(other, 'connect:tcp', '10.9.9.9:53').decision).toBe('deny');
+    expect(evaluate(other, 'request:get', 'https://github.com/a/b').decision).toBe('allow');
+    expect(other.host.chars).not.toBe(set.host.chars);
+    const code = decideHostChars(set, false, 'x.github.com:22'.length);
+    expect(code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set)).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('deny-ssh'),
+    });
   });
 
   it('decides hostnames read from the bytes as the text path does (generated destinations)', () => {

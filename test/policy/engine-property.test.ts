@@ -169,6 +169,13 @@ function attempt<T>(f: () => T): T | 'refused' {
   }
 }
 
+/** The layer `--explain` names for a match of an HTTP request (why.ts's sentences start with it). */
+function layerOf(why: string | undefined): string {
+  if (why?.startsWith('HTTP layer: ')) return 'HTTP';
+  if (why?.startsWith('network layer ')) return 'network';
+  return `no layer named: ${why}`;
+}
+
 function check(policies: PolicyDoc[], requests: [string, string][], explain: boolean): void {
   const set = compilePolicies(policies);
   if (!explain) checkBatch(policies, set, requests);
@@ -181,8 +188,12 @@ function check(policies: PolicyDoc[], requests: [string, string][], explain: boo
         : {
             decision: got.decision,
             reason: got.reason,
-            matched: got.matched.map(({ why: _w, ...m }) => m),
+            matched: got.matched.map(({ why, ...m }) =>
+              explain && action.startsWith('request:') ? { ...m, layer: layerOf(why) } : m,
+            ),
           };
+    // every explained match says why it matched
+    if (explain && got !== 'refused') expect(got.matched.filter((m) => !m.why)).toEqual([]);
     if (JSON.stringify(gotCore) !== JSON.stringify(want)) {
       expect({ policies: policies.map((p) => p.rules), action, destination, got: gotCore }).toEqual({
         policies: policies.map((p) => p.rules),

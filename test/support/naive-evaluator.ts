@@ -10,6 +10,8 @@ export interface NaiveMatch {
   rule: string;
   resource: string;
   decision: Decision;
+  /** With explain, for an HTTP request: the layer of the rule, its connection's or its method's. */
+  layer?: 'network' | 'HTTP';
 }
 
 export interface NaiveResult {
@@ -275,8 +277,10 @@ export function naiveEvaluate(
         : fs
           ? res.fs!(path)
           : res.net!(nd!);
-      if (hit)
-        all.push({ policy: r.policy, rule: r.rule, resource: res.text, decision: r.decision, key: r.key });
+      if (!hit) continue;
+      const m = { policy: r.policy, rule: r.rule, resource: res.text, decision: r.decision };
+      const layer = res.http ? 'HTTP' : 'network';
+      all.push(opts.explain && request !== null ? { ...m, layer, key: r.key } : { ...m, key: r.key });
     }
   }
   if (all.length === 0)

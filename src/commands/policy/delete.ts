@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CancelledError } from '../../errors.js';
-import { rulesOf } from '../../policy/model.js';
+import { rulesOf } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { notePropagation } from './present.js';
 import { confirmFirst, fetchPolicy } from './resolve.js';

@@ -4,14 +4,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { BatchProcessor } from '../../policy/batch.js';
 import {
   assertDecidable,
+  BatchProcessor,
   type CompiledPolicySet,
   compilePolicies,
   type EvalResult,
   evaluate,
-} from '../../policy/engine.js';
+} from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { loadPolicies, type PolicySources } from './sources.js';
 

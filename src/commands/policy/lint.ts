@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { lintPolicies } from '../../policy/lint.js';
+import { lintPolicies } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { loadPolicies } from './sources.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MAX_POLICIES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
-import { policyType } from '../../policy/model.js';
+import { policyType } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { scopeText } from './present.js';
 

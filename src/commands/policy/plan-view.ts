@@ -1,8 +1,13 @@
 // A plan as people read it (`+ ~ -` lines, coloured on a terminal) and as JSON (`--json`).
 import type { Context } from '../../context.js';
 import type { Style } from '../../output/output.js';
-import type { AuthoredRule, Plan, Scope, Step } from '../../policy/index.js';
-import { ruleResourceTexts } from '../../policy/index.js';
+import {
+  type AuthoredRule,
+  type Plan,
+  ruleResourceTexts,
+  type Scope,
+  type Step,
+} from '../../policy/index.js';
 import { shown } from './as-code.js';
 
 function scopeWords(scope: Scope): string {

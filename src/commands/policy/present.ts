@@ -11,7 +11,7 @@ import {
   resourceTexts,
   rulesOf,
   type Scope,
-} from '../../policy/model.js';
+} from '../../policy/index.js';
 
 export const PROPAGATION_NOTE = 'The change takes up to five minutes to reach developer machines.';
 

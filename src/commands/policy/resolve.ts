@@ -4,7 +4,7 @@
 import type { GovernanceClient, GovPolicy, GovPolicySummary, GovRule } from '../../api/governance.js';
 import type { Context } from '../../context.js';
 import { NotFoundError, UsageError, ValidationError } from '../../errors.js';
-import { policyType, rulesOf } from '../../policy/model.js';
+import { policyType, rulesOf } from '../../policy/index.js';
 import { confirmDestructive } from '../host.js';
 
 export const POLICY_ID = /^pol_/;

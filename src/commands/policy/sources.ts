@@ -9,8 +9,8 @@ import {
   type PolicyDoc,
   parsePolicyDocument,
   policyDocFromApi,
-} from '../../policy/document.js';
-import { policyType } from '../../policy/model.js';
+  policyType,
+} from '../../policy/index.js';
 
 export interface PolicySources {
   files: string[];

@@ -2,8 +2,14 @@ import type { Command } from 'commander';
 import { MAX_RULES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import { ConflictError, UsageError } from '../../errors.js';
-import { type Decision, type HttpResource, policyDomain, rulesOf } from '../../policy/model.js';
-import { parseHttpResourceText, validateRule } from '../../policy/validate.js';
+import {
+  type Decision,
+  type HttpResource,
+  parseHttpResourceText,
+  policyDomain,
+  rulesOf,
+  validateRule,
+} from '../../policy/index.js';
 import { type CommandHost, collectList, examples } from '../host.js';
 import { notePropagation, showRule } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist } from '../policy/resolve.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { rulesOf } from '../../policy/model.js';
+import { rulesOf } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { showRulesTable } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist } from '../policy/resolve.js';

@@ -6,17 +6,15 @@ import {
   type Decision,
   type Domain,
   domainOfAction,
+  domainOfActions,
   type HttpResource,
+  isHttpActionList,
   isHttpRule,
+  parseHttpResourceText,
   policyDomain,
   rulesOf,
-} from '../../policy/model.js';
-import {
-  domainOfActions,
-  isHttpActionList,
-  parseHttpResourceText,
   validateRule,
-} from '../../policy/validate.js';
+} from '../../policy/index.js';
 import { type CommandHost, collectList, examples } from '../host.js';
 import { notePropagation, showRule } from '../policy/present.js';
 import { fetchPolicy, requireAllowlist, resolveRule } from '../policy/resolve.js';

@@ -1,9 +1,7 @@
 // Rule option values checked at the edge, with the policy parser of src/policy (the one `policy eval`
 // uses): nothing here sends a request, so a refused rule never reaches the server.
 import { UsageError, ValidationError } from '../../errors.js';
-import type { Decision, Domain } from '../../policy/model.js';
-import { parseResource } from '../../policy/resource.js';
-import { domainOfActions } from '../../policy/validate.js';
+import { type Decision, type Domain, domainOfActions, parseResource } from '../../policy/index.js';
 
 /** The rule flags of `rule add` and `rule update`, as commander gives them. */
 export interface RuleFlags {

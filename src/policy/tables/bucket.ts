@@ -3,23 +3,6 @@
 // loads no entry object at all and the common single match goes straight to its shared result.
 // Pure: no IO.
 
-import type { MatchedRule } from './compile.js';
-import type { HttpPattern } from './http.js';
-import type { NetworkPattern } from './network.js';
-import type { FilesystemPattern } from './path.js';
-
-/** One resource of one rule, as compiled. `seq` is its id: its position in the compiled set. */
-export interface Entry {
-  readonly seq: number;
-  readonly ruleKey: number;
-  readonly deny: boolean;
-  readonly out: MatchedRule;
-  readonly net: NetworkPattern | null;
-  readonly fs: FilesystemPattern | null;
-  /** An HTTP rule's resource (`net` and `fs` are then null). */
-  readonly http: HttpPattern | null;
-}
-
 /** The ids of the entries a lookup matched, in a buffer reused from request to request. */
 export class Hits {
   ids = new Int32Array(64);
