@@ -17,8 +17,8 @@ export class CredentialHelperError extends HubctlError {
 }
 
 export interface HelperOptions {
-  /** The environment the helper runs with (PATH, GNUPGHOME, PASSWORD_STORE_DIR, DBUS…). */
-  env: Record<string, string | undefined>;
+  /** The environment the helper runs with (PATH, GNUPGHOME, PASSWORD_STORE_DIR, DBUS…); default: ours. */
+  env?: Record<string, string | undefined>;
   timeoutMs?: number;
 }
 
@@ -100,7 +100,11 @@ class HelperExit extends CredentialHelperError {
   }
 }
 
-function runHelper(
+/**
+ * Runs `program verb` with `input` on stdin and answers its stdout: capped, timed out, a missing
+ * program or a non-zero exit an error naming it. The one way hubctl runs a credential helper.
+ */
+export function runHelper(
   program: string,
   verb: string,
   input: string,

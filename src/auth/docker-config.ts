@@ -3,10 +3,10 @@
 // config file, or from DOCKER_AUTH_CONFIG (the same document in the environment, as the docker CLI
 // and regctl read it for CI). An `identitytoken` (or a helper's `<token>` user) is an OAuth2
 // refresh token for the registry's token service, never a password.
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { runHelper } from './credential-helper.js';
 
 export interface DockerCredential {
   username: string;
@@ -50,16 +50,8 @@ export function dockerConfigPath(env: Record<string, string | undefined>): strin
 /** Runs `docker-credential-<helper> <action>` with `input` on stdin; answers its stdout. */
 export type HelperRunner = (helper: string, input: string, action?: 'get' | 'list') => Promise<string>;
 
-const runHelper: HelperRunner = (helper, input, action = 'get') =>
-  new Promise((resolve, reject) => {
-    const child = execFile(
-      `docker-credential-${helper}`,
-      [action],
-      { timeout: 10_000, maxBuffer: 1024 * 1024 },
-      (err, stdout) => (err ? reject(err) : resolve(stdout)),
-    );
-    child.stdin?.end(input);
-  });
+const runDockerHelper: HelperRunner = (helper, input, action = 'get') =>
+  runHelper(`docker-credential-${helper}`, action, input, {});
 
 /** The docker CLI's name for the user of an identity token. */
 const TOKEN_USER = '<token>';
@@ -96,7 +88,7 @@ function readEnvConfig(env: Record<string, string | undefined>): DockerConfigFil
 export async function dockerCredential(
   env: Record<string, string | undefined>,
   host: string,
-  runner: HelperRunner = runHelper,
+  runner: HelperRunner = runDockerHelper,
 ): Promise<DockerCredential | undefined> {
   const config = await readConfigFile(env);
   return config && lookup(config, host, runner, 'docker config.json (auths)');
@@ -106,7 +98,7 @@ export async function dockerCredential(
 export async function envDockerCredential(
   env: Record<string, string | undefined>,
   host: string,
-  runner: HelperRunner = runHelper,
+  runner: HelperRunner = runDockerHelper,
 ): Promise<DockerCredential | undefined> {
   const config = readEnvConfig(env);
   return config && lookup(config, host, runner, 'DOCKER_AUTH_CONFIG (auths)');
@@ -187,7 +179,7 @@ function registryOfKey(key: string): string {
 /** Every registry credential of DOCKER_AUTH_CONFIG, then of the config file (helpers listed too). */
 export async function listDockerCredentials(
   env: Record<string, string | undefined>,
-  runner: HelperRunner = runHelper,
+  runner: HelperRunner = runDockerHelper,
 ): Promise<ListedCredential[]> {
   const out: ListedCredential[] = [];
   const add = async (config: DockerConfigFile | undefined, source: string) => {

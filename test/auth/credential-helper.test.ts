@@ -60,3 +60,21 @@ describe('credential helpers that fail', () => {
     expect(() => helperStore('../../bin/sh', { env })).toThrow(CredentialHelperError);
   });
 });
+
+describe('the docker config path runs helpers the same way', () => {
+  it('a helper that exits without reading a large input is a named error, not an EPIPE crash', async () => {
+    const { runHelper } = await import('../../src/auth/credential-helper.js');
+    const unhandled: unknown[] = [];
+    const onError = (err: unknown) => unhandled.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      // 8 MiB cannot fit a pipe's buffer: the write fails once the helper has gone.
+      const err = await failure(runHelper('docker-credential-quits', 'get', 'x'.repeat(8 << 20), { env }));
+      expect(err.message).toBe('docker-credential-quits get failed (exit 1): no such entry');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
+});

@@ -12,6 +12,8 @@ const SCRIPTS: Record<string, string> = {
   echoes: 'echo "cannot store: $(cat)"; exit 1',
   // answers something that is not a credential
   garbage: 'cat >/dev/null; printf "\\033]0;owned\\007 this is not JSON"',
+  // exits at once, without reading its input (a write to its stdin then fails with EPIPE)
+  quits: 'echo "no such entry"; exit 1',
   // never answers
   hangs: 'exec sleep 60',
   // answers far more than any credential
