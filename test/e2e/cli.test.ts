@@ -213,9 +213,13 @@ describe('bin/hubctl.js end to end', () => {
     expect(deny.stdout.split('\n')[0]).toBe('deny');
   });
 
-  it('a reader that closes early (| head) ends the run quietly: no EPIPE stack', async () => {
+  it.each([
+    [['completion', 'fish']],
+    [['--help']], // the pre-rendered help, written to descriptor 1 directly
+    [['--version']],
+  ])('a reader that closes early (| head) ends %j quietly: no EPIPE stack', async (args) => {
     const r = await new Promise<Result>((resolvePromise) => {
-      const child = spawn(process.execPath, [BIN, 'completion', 'fish'], {
+      const child = spawn(process.execPath, [BIN, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout.destroy(); // every write now meets a closed pipe
