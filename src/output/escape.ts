@@ -32,14 +32,4 @@ export function escapeLines(text: string): string {
   return text.split('\n').map(escapeControl).join('\n');
 }
 
-// JSON.stringify escapes C0 by itself; DEL, C1 and the bidi characters are valid raw in JSON
-// strings, and only ever occur inside strings, so writing them as \uXXXX keeps the same document.
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** JSON text with no raw control or bidi character, for stdout and --json errors. */
-export function safeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
-    UNSAFE_IN_JSON,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+export { safeJson } from '../json-text.js';

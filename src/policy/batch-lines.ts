@@ -3,6 +3,7 @@
 // error record. The text path of BatchProcessor (batch-bytes.ts), and the path of any line its byte
 // scanner does not take. Pure: the command does the reading and writing.
 import { HubctlError, ValidationError } from '../errors.js';
+import { safeJson } from '../json-text.js';
 import {
   type CompiledPolicySet,
   decisionJson,
@@ -67,11 +68,14 @@ export function parseRequestLine(line: string): BatchRequest | null {
   return { action, destination };
 }
 
-/** JSON string text; plain strings (no quote, backslash or control character) without JSON.stringify. */
+/**
+ * JSON string text, safe on a terminal; plain ASCII strings (no quote, backslash, control or DEL)
+ * without the general writer.
+ */
 function quote(v: string): string {
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c === 34 || c === 92 || c < 32 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(v);
+    if (c === 34 || c === 92 || c < 32 || c >= 0x7f) return safeJson(v);
   }
   return `"${v}"`;
 }
@@ -99,7 +103,7 @@ export function formatDecisionLine(req: BatchRequest, r: EvalResult): string {
 export function formatErrorLine(lineNo: number, input: string, err: unknown): string {
   const code = err instanceof HubctlError ? err.code : 'ERROR';
   const message = err instanceof Error ? err.message : String(err);
-  return JSON.stringify({ line: lineNo, input, error: { code, message } });
+  return safeJson({ line: lineNo, input, error: { code, message } });
 }
 
 export interface BatchLineResult {

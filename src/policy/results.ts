@@ -4,6 +4,7 @@
 // bytes of their batch line tails lie back to back in one array, so that `--batch` writes a decision
 // from an int without loading the result object at all. Pure: no IO.
 
+import { safeJson } from '../json-text.js';
 import type { Entry, EvalResult, MatchedRule, NotEvaluated } from './types.js';
 
 const DECISION_JSON: unique symbol = Symbol('decisionJson');
@@ -11,7 +12,7 @@ const DECISION_JSON: unique symbol = Symbol('decisionJson');
 type Rendered = EvalResult & { [DECISION_JSON]?: string };
 
 function renderDecisionJson(r: EvalResult): string {
-  return `"decision":"${r.decision}","reason":${JSON.stringify(r.reason)},"matched":${JSON.stringify(r.matched)}`;
+  return `"decision":"${r.decision}","reason":${safeJson(r.reason)},"matched":${safeJson(r.matched)}`;
 }
 
 /** Freezes a result shared by every request it decides, its JSON rendered once beside it. */

@@ -66,6 +66,25 @@ describe('evaluateLine', async () => {
       matched: [],
     });
   });
+  it('writes no raw DEL, C1 or bidi character: text from the input or the policy file stays escaped', async () => {
+    const named = compilePolicies(
+      await parsePolicyDocument(
+        JSON.stringify({
+          name: 'p\u202e',
+          rules: [
+            { name: 'g\u009bh', actions: ['connect:tcp'], decision: 'allow', resources: ['github.com'] },
+          ],
+        }),
+        'p.json',
+      ),
+    );
+    const decided = evaluateLine(named, 'connect:tcp github.com', 1)!;
+    const failed = evaluateLine(set, '{"action":"connect:tcp","destination":"a\u202eb\u007f.com"}', 2)!;
+    for (const r of [decided, failed]) expect(r.text).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
+    expect(decided.text).toContain('\\u202e');
+    expect(JSON.parse(decided.text).matched[0]).toMatchObject({ policy: 'p\u202e', rule: 'g\u009bh' });
+    expect(JSON.parse(failed.text).input).toContain('a\u202eb\u007f.com');
+  });
   it('turns a malformed line into an error record', () => {
     const r = evaluateLine(set, 'connect:tcp https://', 7)!;
     expect(r.error).toBe(true);
