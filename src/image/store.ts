@@ -43,7 +43,32 @@ export interface ImageSource {
   openBlob(d: Descriptor, start?: number, end?: number): Promise<BlobRead>;
   /** Releases what the source holds open (an engine's export stream, say). */
   close(): Promise<void>;
+  /**
+   * Optional, called before resolve(): blobs the source makes on the way (an engine's layers,
+   * gzip-compressed as the export is read) go to `write` as they are made, so that they are not
+   * staged; their digests are known only once written. Blobs written so are not asked for again.
+   */
+  streamTo?(write: StreamedBlobWriter): void;
 }
+
+/** A blob made while it is written: its digest and size are learned from the bytes. */
+export interface StreamedBlob {
+  /**
+   * The bytes, from the start, each call afresh (the same bytes every time): a failed upload is
+   * begun again from here, never by sending a request body twice.
+   */
+  open(): Promise<Readable>;
+  /** What the bytes are made from (a layer's diff_id) and its size: the progress until done. */
+  label: string;
+  estimate: number;
+  /**
+   * Settles once the source has checked what it made the blob from (the layer against the config's
+   * diff_id, which comes last): the blob is committed only after; a rejection cancels it.
+   */
+  checked: Promise<void>;
+}
+
+export type StreamedBlobWriter = (blob: StreamedBlob) => Promise<{ digest: string; size: number }>;
 
 /** How a destination takes a blob: from its source, from an offset, plus what a mount needs. */
 export interface BlobFeed {
@@ -72,6 +97,11 @@ export interface ImageDestination {
    * what it did: pushed or pulled, skipped, mounted.
    */
   putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction>;
+  /**
+   * Optional: writes a blob whose digest is learned from its bytes (see ImageSource.streamTo).
+   * putBlob of a digest written so answers what was done, without writing it again.
+   */
+  streamBlob?(blob: StreamedBlob, progress: TransferProgress): Promise<{ digest: string; size: number }>;
   /**
    * Stores a manifest. Manifests below the top come first, children before their index; the top
    * one comes last with `top: true` and is put under the destination's tag. Answers the digest.

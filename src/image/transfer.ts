@@ -31,6 +31,9 @@ export async function transfer(
   opts: TransferOptions,
 ): Promise<TransferResult> {
   try {
+    // A source that makes blobs on the way (the engine's compressed layers) sends them as it goes.
+    const stream = destination.streamBlob?.bind(destination);
+    if (source.streamTo && stream) source.streamTo((blob) => stream(blob, opts.progress));
     let sel = await selectImages(source, opts.platforms, opts.notice);
     if (sel.top.parsed.kind === 'index' && !destination.multiPlatform)
       throw new UsageError(

@@ -14,7 +14,7 @@ import { asNetworkError } from './verified-write.js';
 
 export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
 export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
-const MAX_FAILURES = 5;
+export const MAX_FAILURES = 5;
 
 export interface OpenUpload {
   repo: RepositoryName;

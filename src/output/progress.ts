@@ -14,6 +14,8 @@ export interface TransferProgress {
   update(digest: string, have: number): void;
   /** The blob is done. */
   done(digest: string, size: number, action: BlobAction): void;
+  /** A blob sent while it was made was shown under `from` (its source's digest): now `to`. */
+  relabel?(from: string, to: string, size: number): void;
   /** Removes the bars; call once, also after a failure. */
   stop(): void;
 }
@@ -132,6 +134,17 @@ async function barProgress(io: IO): Promise<TransferProgress> {
       totalHave += have - b.have;
       b.have = have;
       b.bar.update(have, { done: formatBytes(have), state: 'transferring' });
+      refreshTotal();
+    },
+    relabel(from, to, size) {
+      const b = bars.get(from);
+      if (!b) return;
+      bars.delete(from);
+      bars.set(to, b);
+      totalSize += size - b.size;
+      b.size = size;
+      b.bar.setTotal(Math.max(size, 1));
+      b.bar.update(b.have, { label: shortDigest(to), size: formatBytes(size) });
       refreshTotal();
     },
     done(digest, size, action) {

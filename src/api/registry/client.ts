@@ -315,6 +315,26 @@ export class RegistryClient extends RegistryTransport {
     return { location: next, offset: Math.max(reported ?? 0, start + length) };
   }
 
+  /**
+   * PATCH a body of unknown length (chunked, no Content-Range: the API's stream upload), as a
+   * blob made on the way is sent; answers the new location and the registry's offset.
+   */
+  async streamUpload(repo: RepositoryName, location: string, body: RequestBody): Promise<UploadState> {
+    const what = `uploading to ${repo.registry}/${repo.repository}`;
+    const res = await this.send(repo, {
+      method: 'PATCH',
+      url: location,
+      actions: ['pull', 'push'],
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+      timeoutMs: 120_000,
+      what,
+    });
+    await this.expect(res, [202, 204], what);
+    await res.dump().catch(() => undefined);
+    return { location: this.location(res, what, location), offset: rangeEnd(res.headers.range) ?? 0 };
+  }
+
   /** PUT ?digest= to finish an upload, with the rest of the bytes (monolithic) or none. */
   async completeUpload(
     repo: RepositoryName,

@@ -2,33 +2,25 @@
 // names its manifest.json last (docker and podman both), so which entries are layers is known only
 // at the end: each large entry is spooled to its own temporary file as it arrives, and layers the
 // engine hands over uncompressed are gzip-compressed from there, several at once, while the rest
-// of the stream is still being read. Small entries (configs, legacy metadata) stay in memory. The
-// whole archive is never staged, and every layer is checked against the config's diff_ids.
+// of the stream is still being read: to files, or, given `write` (a registry destination), while
+// they are uploaded, each upload committed only once the entry is known to be a layer whose bytes
+// match the config's diff_id. Small entries (configs, legacy metadata) stay in memory. The whole
+// archive is never staged, and every layer is checked against the config's diff_ids.
 
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGzip, deflateRawSync, gunzipSync, gzip as gzipCallback } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { checkAnswer, v } from '../../api/answer.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { IntegrityError, UnexpectedAnswerError } from '../../errors.js';
+import type { StreamedBlobWriter } from '../store.js';
+import { compressBytes, compressFile, ENGINE_GZIP_LEVEL, gzipStream, levelFor, limiter } from './compress.js';
 import { readTarStream } from './tar-stream.js';
 
-const gzip = promisify(gzipCallback);
-
-/**
- * gzip level 1, chosen by measurement (Node's zlib, 128 MiB of a real root filesystem: this
- * machine's /usr/lib and /usr/bin tarred; 2 busy cores): level 1 compressed at 20 MiB/s to 33.8 %,
- * level 2 21 MiB/s / 33.1 %, level 3 13 / 32.7 %, level 6 (gzip's and skopeo's default) 7 / 30.8 %.
- * Level 1 is ~2.9× faster than 6 for ~10 % more bytes. Compression, not the network, bounds a push
- * from the engine (the registry takes 150+ MiB/s on loopback), so the fastest level wins; random
- * data is incompressible at every level and costs the same.
- */
-export const ENGINE_GZIP_LEVEL = 1;
 /** Entries up to this size are kept in memory; larger ones are spooled to a file. */
 const IN_MEMORY_MAX = 1 << 20;
 
@@ -36,9 +28,10 @@ export interface ExportedBlob {
   digest: string;
   size: number;
   mediaType: string;
-  /** The bytes, or the file holding them. */
+  /** The bytes, or the file holding them, or the raw file they are compressed from at `level`. */
   bytes?: Buffer;
   file?: string;
+  raw?: { file: string; level: number };
 }
 
 export interface ExportedImage {
@@ -52,12 +45,34 @@ interface Spooled {
   rawDigest: string;
   rawSize: number;
   bytes?: Buffer;
-  /** The raw entry on disk (removed once compressed). */
+  /** The raw entry on disk (removed once compressed to a file; kept when streamed). */
   rawFile?: string;
   gzip: boolean;
-  /** The layer as it will be sent: gzip bytes on disk, with their digest. */
-  compressed?: Promise<{ file?: string; bytes?: Buffer; digest: string; size: number }>;
+  /** The layer as it will be sent: gzip bytes on disk or in memory, or streamed from the raw file. */
+  compressed?: Promise<Omit<ExportedBlob, 'mediaType'>>;
+  /** A streamed entry's upload waits for this: settled once the entry is checked as a layer. */
+  gate?: Gate;
 }
+
+/** A promise settled from outside. */
+interface Gate {
+  promise: Promise<void>;
+  open(): void;
+  refuse(err: unknown): void;
+}
+function gate(): Gate {
+  let open = () => {};
+  let refuse: (err: unknown) => void = () => {};
+  const promise = new Promise<void>((resolve, reject) => {
+    open = resolve;
+    refuse = reject;
+  });
+  promise.catch(() => undefined); // the writer awaits it
+  return { promise, open, refuse };
+}
+
+/** Why a streamed entry's upload is cancelled when the archive does not list it as a layer. */
+class NotALayer extends Error {}
 
 const archiveManifest = v.pipe(
   v.array(
@@ -73,63 +88,6 @@ const imageConfig = v.looseObject({
   rootfs: v.looseObject({ type: v.string(), diff_ids: v.array(v.string()) }),
 });
 
-/** At most `limit` compressions at once; the reader keeps spooling meanwhile. */
-function limiter(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(job: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await job();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}
-
-/**
- * Level 0 (stored blocks, still gzip) for a layer that does not compress: zlib spends as long on
- * random bytes at level 1 as on text (8 MiB/s on this busy machine) to save nothing, where Go's
- * compressor (skopeo's) skips incompressible data. Four 256 KiB samples across the file decide.
- */
-async function levelFor(raw: string, size: number, level: number): Promise<number> {
-  const sample = 256 << 10;
-  if (size < 4 * sample) return level;
-  const handle = await open(raw, 'r');
-  try {
-    for (const at of [0, 0.25, 0.5, 0.75]) {
-      const buf = Buffer.alloc(sample);
-      await handle.read(buf, 0, sample, Math.floor(at * (size - sample)));
-      if (deflateRawSync(buf, { level: 1 }).length < sample * 0.95) return level;
-    }
-    return 0;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function compressFile(raw: string, out: string, preferred: number, rawSize: number) {
-  const level = await levelFor(raw, rawSize, preferred);
-  const hash = createHash('sha256');
-  let size = 0;
-  await pipeline(
-    createReadStream(raw, { highWaterMark: 1 << 20 }),
-    createGzip({ level, chunkSize: 256 << 10 }),
-    async function* (source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        hash.update(chunk);
-        size += chunk.length;
-        yield chunk;
-      }
-    },
-    createWriteStream(out),
-  );
-  await unlink(raw);
-  return { file: out, digest: `sha256:${hash.digest('hex')}`, size };
-}
-
 export interface ReadExportOptions {
   /** A private temporary folder for spooled layers (the caller removes it). */
   dir: string;
@@ -138,16 +96,37 @@ export interface ReadExportOptions {
   what: string;
   concurrency: number;
   level?: number;
+  /** Layers compressed on the way go here as they are made, rather than to files. */
+  write?: StreamedBlobWriter;
 }
 
 export async function readEngineExport(
   stream: AsyncIterable<Buffer | string>,
   opts: ReadExportOptions,
 ): Promise<ExportedImage> {
-  const level = opts.level ?? ENGINE_GZIP_LEVEL;
-  const limit = limiter(opts.concurrency);
   const entries = new Map<string, Spooled>();
   const links = new Map<string, string>();
+  try {
+    await spool(stream, opts, entries, links);
+    return await assemble(opts, entries, links);
+  } catch (err) {
+    // Uploads under way are cancelled and waited for: nothing runs on after a failure.
+    for (const e of entries.values()) e.gate?.refuse(err);
+    await Promise.allSettled([...entries.values()].map((e) => e.compressed));
+    throw err;
+  }
+}
+
+/** Reads the archive: small entries into memory, large ones to files, compressed as they land. */
+async function spool(
+  stream: AsyncIterable<Buffer | string>,
+  opts: ReadExportOptions,
+  entries: Map<string, Spooled>,
+  links: Map<string, string>,
+): Promise<void> {
+  const level = opts.level ?? ENGINE_GZIP_LEVEL;
+  const limit = limiter(opts.concurrency);
+  const write = opts.write;
   let n = 0;
   for await (const entry of readTarStream(stream, opts.what)) {
     if (entry.type === '2') {
@@ -188,12 +167,49 @@ export async function readEngineExport(
       gzip: isGzip(first),
     };
     if (!spooled.gzip) {
-      spooled.compressed = limit(() => compressFile(rawFile, `${rawFile}.gz`, level, entry.size));
+      if (write) spooled.gate = gate();
+      spooled.compressed = write
+        ? streamEntry(spooled, rawFile, level, write, limit.acquire)
+        : limit(() => compressFile(rawFile, `${rawFile}.gz`, level, entry.size));
       spooled.compressed.catch(() => undefined); // awaited below
     }
     entries.set(entry.name, spooled);
   }
+}
 
+/**
+ * A spooled entry compressed while it is sent, committed once it is known to be a layer (its
+ * gate). The limit counts compressions under way, not uploads waiting for their gate.
+ */
+async function streamEntry(
+  entry: Spooled,
+  rawFile: string,
+  preferred: number,
+  write: StreamedBlobWriter,
+  turn: () => Promise<() => void>,
+) {
+  const level = await levelFor(rawFile, entry.rawSize, preferred);
+  const sent = await write({
+    open: async () => {
+      const release = await turn();
+      const body = gzipStream(rawFile, level);
+      body.once('close', release);
+      return body;
+    },
+    label: entry.rawDigest,
+    estimate: entry.rawSize,
+    checked: (entry.gate as Gate).promise,
+  });
+  return { ...sent, raw: { file: rawFile, level } };
+}
+
+/** The image from the archive's manifest.json and config, every layer checked against its diff_id. */
+async function assemble(
+  opts: ReadExportOptions,
+  entries: Map<string, Spooled>,
+  links: Map<string, string>,
+): Promise<ExportedImage> {
+  const level = opts.level ?? ENGINE_GZIP_LEVEL;
   const bad = (what: string) =>
     new UnexpectedAnswerError(`${opts.what}: unexpected answer from ${opts.host}: ${what}`);
   const find = (name: string): Spooled => {
@@ -228,19 +244,26 @@ export async function readEngineExport(
     mediaType: DOCKER_CONFIG,
     bytes: config,
   });
-  const layers: { mediaType: string; size: number; digest: string }[] = [];
-  for (const [i, name] of image.Layers.entries()) {
-    const layer = find(name);
-    if (!layer.gzip) layer.compressed ??= compressBytes(layer.bytes as Buffer, level);
-    const sent = layer.gzip
-      ? { file: layer.rawFile, bytes: layer.bytes, digest: layer.rawDigest, size: layer.rawSize }
-      : await (layer.compressed as NonNullable<Spooled['compressed']>);
-    // An uncompressed layer is its diff_id; a compressed one is checked by whoever unpacks it.
+  const found = image.Layers.map(find);
+  // An uncompressed layer is its diff_id; a compressed one is checked by whoever unpacks it.
+  for (const [i, layer] of found.entries()) {
     if (!layer.gzip && layer.rawDigest !== diffIds[i]) {
       throw new IntegrityError(
         `${opts.what}: layer ${i + 1} is ${layer.rawDigest}, but the config says ${diffIds[i]}`,
       );
     }
+  }
+  // Streamed layers may now be committed; a large entry that is no layer is not sent.
+  for (const e of entries.values()) {
+    if (found.includes(e)) e.gate?.open();
+    else e.gate?.refuse(new NotALayer());
+  }
+  const layers: { mediaType: string; size: number; digest: string }[] = [];
+  for (const layer of found) {
+    if (!layer.gzip) layer.compressed ??= compressBytes(layer.bytes as Buffer, level);
+    const sent = layer.gzip
+      ? { file: layer.rawFile, bytes: layer.bytes, digest: layer.rawDigest, size: layer.rawSize }
+      : await (layer.compressed as NonNullable<Spooled['compressed']>);
     layers.push({ mediaType: DOCKER_LAYER_GZIP, size: sent.size, digest: sent.digest });
     blobs.set(sent.digest, { ...sent, mediaType: DOCKER_LAYER_GZIP });
   }
@@ -255,14 +278,10 @@ export async function readEngineExport(
   return { manifest, config, blobs, repoTags: image.RepoTags ?? [] };
 }
 
-async function compressBytes(bytes: Buffer, level: number) {
-  const out = await gzip(bytes, { level });
-  return { bytes: out, digest: sha256Digest(out), size: out.length };
-}
-
 async function entryBytes(entry: Spooled): Promise<Buffer> {
   if (entry.bytes) return entry.gzip ? gunzipSync(entry.bytes) : entry.bytes;
   if (entry.rawFile && entry.gzip) return gunzipSync(await readFile(entry.rawFile));
+  if (entry.rawFile && entry.gate) return readFile(entry.rawFile); // kept while streamed
   const c = await entry.compressed;
   return gunzipSync(c?.file ? await readFile(c.file) : (c?.bytes as Buffer));
 }

@@ -1,5 +1,7 @@
 // The engine as a source (`docker-daemon:NAME[:TAG]`): GET /images/{name}/get, read as it streams
-// (export-reader.ts), offered as one docker v2 image with gzip layers.
+// (export-reader.ts), offered as one docker v2 image with gzip layers. To a registry, the layers are
+// compressed while they are uploaded (streamTo); a layer is then read again, if at all, by
+// compressing its raw file once more (the same bytes: compress.ts).
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -9,7 +11,8 @@ import type { EngineClient } from '../../api/engine/client.js';
 import { parseManifest, sha256Digest } from '../../api/registry/manifest.js';
 import { type Descriptor, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { NotFoundError } from '../../errors.js';
-import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
+import type { BlobRead, ImageSource, StoredManifest, StreamedBlobWriter } from '../store.js';
+import { gzipStream } from './compress.js';
 import { type ExportedImage, readEngineExport } from './export-reader.js';
 
 export interface EngineSourceOptions {
@@ -25,6 +28,7 @@ export class EngineSource implements ImageSource {
   readonly rereadable = true;
   private exported?: Promise<ExportedImage>;
   private dir?: string;
+  private write?: StreamedBlobWriter;
 
   constructor(
     private readonly engine: EngineClient,
@@ -43,9 +47,15 @@ export class EngineSource implements ImageSource {
         host: this.engine.address.display,
         what: `exporting ${this.image} from the engine`,
         concurrency: this.opts.concurrency ?? Math.max(1, availableParallelism()),
+        write: this.write,
       });
     })();
     return this.exported;
+  }
+
+  /** Layers are compressed while they are sent to `write` (a registry), not to files. */
+  streamTo(write: StreamedBlobWriter): void {
+    if (!this.exported) this.write = write;
   }
 
   async resolve(): Promise<Descriptor> {
@@ -70,6 +80,7 @@ export class EngineSource implements ImageSource {
     if (!blob) throw new NotFoundError(`${this.name} holds no blob ${d.digest}`);
     const stop = end ?? blob.size;
     if (blob.bytes) return { body: Readable.from([blob.bytes.subarray(start, stop)]), start };
+    if (blob.raw) return { body: slice(gzipStream(blob.raw.file, blob.raw.level), start, stop), start };
     const body = createReadStream(blob.file as string, { start, end: stop - 1, highWaterMark: 1 << 20 });
     return { body, start };
   }
@@ -78,4 +89,25 @@ export class EngineSource implements ImageSource {
     await this.exported?.catch(() => undefined);
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Bytes `start` to `stop` (exclusive) of a stream. */
+function slice(source: Readable, start: number, stop: number): Readable {
+  let at = 0;
+  return Readable.from(
+    (async function* () {
+      try {
+        for await (const chunk of source as AsyncIterable<Buffer>) {
+          const from = Math.max(start - at, 0);
+          const to = Math.min(stop - at, chunk.length);
+          at += chunk.length;
+          if (to > from) yield chunk.subarray(from, to);
+          if (at >= stop) return;
+        }
+      } finally {
+        source.destroy();
+      }
+    })(),
+    { objectMode: false },
+  );
 }

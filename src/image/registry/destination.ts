@@ -11,8 +11,9 @@ import { IntegrityError, NetworkError } from '../../errors.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import { formatReference, type ImageReference } from '../../ref/reference.js';
 import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
-import type { BlobFeed, ImageDestination, StoredManifest } from '../store.js';
+import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
 import { cancelOpenUploads, type OpenUpload, pushBlob } from '../upload.js';
+import { streamBlob } from './streamed-upload.js';
 
 export interface RegistryDestinationOptions {
   signal: AbortSignal;
@@ -30,6 +31,8 @@ export class RegistryDestination implements ImageDestination {
   readonly maxConcurrency = 32;
   private readonly open = new Set<OpenUpload>();
   private readonly written: string[] = [];
+  /** Blobs uploaded while their source made them (streamBlob). */
+  private readonly streamed = new Set<string>();
 
   constructor(
     private readonly client: RegistryClient,
@@ -43,7 +46,31 @@ export class RegistryDestination implements ImageDestination {
     return (await this.client.headBlob(this.ref, d.digest)) !== undefined;
   }
 
+  async streamBlob(
+    blob: StreamedBlob,
+    progress: TransferProgress,
+  ): Promise<{ digest: string; size: number }> {
+    const sent = await streamBlob(
+      {
+        client: this.client,
+        repo: this.ref,
+        progress,
+        signal: this.opts.signal,
+        open: this.open,
+        note: this.opts.note,
+      },
+      blob,
+    );
+    this.streamed.add(sent.digest);
+    return sent;
+  }
+
   async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
+    if (this.streamed.has(d.digest)) {
+      progress.done(d.digest, d.size, 'pushed');
+      this.written.push(d.digest);
+      return 'pushed';
+    }
     const from = feed.repository;
     const sameRegistry =
       from && from.registry === this.ref.registry && from.repository !== this.ref.repository;
