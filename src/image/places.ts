@@ -9,7 +9,7 @@ import type { RegistryClient } from '../api/registry/client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
 import { formatPlace, type PlaceRef } from '../ref/transport.js';
-import type { KnownBlobs, UploadStateStore } from './resume-state.js';
+import type { CompressedLayers, KnownBlobs, UploadStateStore } from './resume-state.js';
 import type { ImageDestination, ImageSource } from './store.js';
 
 export interface PlaceDeps {
@@ -19,6 +19,8 @@ export interface PlaceDeps {
   engine?(): Promise<EngineClient>;
   signal: AbortSignal;
   known?: KnownBlobs;
+  /** What earlier runs compressed engine layers to. */
+  compressed?: CompressedLayers;
   uploads?: UploadStateStore;
   monolithicMax?: number;
   chunkSize?: number;
@@ -53,7 +55,10 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
     }
     case 'docker-daemon': {
       const { EngineSource } = await import('./engine/source.js');
-      return new EngineSource(await engineOf(deps), place.ref, { signal: deps.signal });
+      return new EngineSource(await engineOf(deps), place.ref, {
+        signal: deps.signal,
+        compressed: deps.compressed,
+      });
     }
   }
 }

@@ -58,6 +58,11 @@ export interface StreamedBlob {
    * begun again from here, never by sending a request body twice.
    */
   open(): Promise<Readable>;
+  /**
+   * The blob an earlier run made of the same bytes (a layer's diff_id): a destination that holds
+   * it answers it, once `checked`, without being sent anything.
+   */
+  known?: { digest: string; size: number };
   /** What the bytes are made from (a layer's diff_id) and its size: the progress until done. */
   label: string;
   estimate: number;

@@ -5,9 +5,10 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+
 import { openDestination, openSource, type PlaceDeps } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
-import { KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
+import { CompressedLayers, KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
 import type { PlatformChoice } from '../../image/select.js';
 import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
@@ -22,11 +23,16 @@ export function wantedPlatform(ctx: Context, flag: string | undefined): Platform
   return platformOf(platform(), arch());
 }
 
-export function stores(ctx: Context): { uploads: UploadStateStore; known: KnownBlobs } {
+export function stores(ctx: Context): {
+  uploads: UploadStateStore;
+  known: KnownBlobs;
+  compressed: CompressedLayers;
+} {
   const dir = ctx.stateDir();
   return {
     uploads: new UploadStateStore(join(dir, 'uploads'), () => ctx.clock.now()),
     known: new KnownBlobs(join(dir, 'known-blobs.json')),
+    compressed: new CompressedLayers(join(dir, 'compressed-layers.json')),
   };
 }
 

@@ -17,6 +17,7 @@ import { checkAnswer, v } from '../../api/answer.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { IntegrityError, UnexpectedAnswerError } from '../../errors.js';
+import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
 import { compressBytes, compressFile, ENGINE_GZIP_LEVEL, gzipStream, levelFor, limiter } from './compress.js';
 import { readTarStream } from './tar-stream.js';
@@ -98,6 +99,8 @@ export interface ReadExportOptions {
   level?: number;
   /** Layers compressed on the way go here as they are made, rather than to files. */
   write?: StreamedBlobWriter;
+  /** What earlier runs compressed layers to: offered to `write`, and kept up to date. */
+  compressed?: CompressedLayers;
 }
 
 export async function readEngineExport(
@@ -169,7 +172,7 @@ async function spool(
     if (!spooled.gzip) {
       if (write) spooled.gate = gate();
       spooled.compressed = write
-        ? streamEntry(spooled, rawFile, level, write, limit.acquire)
+        ? streamEntry(spooled, rawFile, level, write, limit.acquire, opts.compressed)
         : limit(() => compressFile(rawFile, `${rawFile}.gz`, level, entry.size));
       spooled.compressed.catch(() => undefined); // awaited below
     }
@@ -187,9 +190,12 @@ async function streamEntry(
   preferred: number,
   write: StreamedBlobWriter,
   turn: () => Promise<() => void>,
+  compressed?: CompressedLayers,
 ) {
   const level = await levelFor(rawFile, entry.rawSize, preferred);
+  const known = await compressed?.get(entry.rawDigest);
   const sent = await write({
+    known,
     open: async () => {
       const release = await turn();
       const body = gzipStream(rawFile, level);
@@ -200,6 +206,8 @@ async function streamEntry(
     estimate: entry.rawSize,
     checked: (entry.gate as Gate).promise,
   });
+  // The writer answers only once the entry is a layer that matched its diff_id.
+  if (sent.digest !== known?.digest) await compressed?.remember(entry.rawDigest, sent).catch(() => undefined);
   return { ...sent, raw: { file: rawFile, level } };
 }
 

@@ -11,6 +11,7 @@ import type { EngineClient } from '../../api/engine/client.js';
 import { parseManifest, sha256Digest } from '../../api/registry/manifest.js';
 import { type Descriptor, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { NotFoundError } from '../../errors.js';
+import type { CompressedLayers } from '../resume-state.js';
 import type { BlobRead, ImageSource, StoredManifest, StreamedBlobWriter } from '../store.js';
 import { gzipStream } from './compress.js';
 import { type ExportedImage, readEngineExport } from './export-reader.js';
@@ -19,6 +20,8 @@ export interface EngineSourceOptions {
   signal?: AbortSignal;
   /** Where the spool folder is made (default: the system's temporary folder). */
   tmp?: string;
+  /** What earlier runs compressed layers to (lets a registry that holds one skip it). */
+  compressed?: CompressedLayers;
   /** Layers compressed at once (default: one per core). */
   concurrency?: number;
 }
@@ -48,6 +51,7 @@ export class EngineSource implements ImageSource {
         what: `exporting ${this.image} from the engine`,
         concurrency: this.opts.concurrency ?? Math.max(1, availableParallelism()),
         write: this.write,
+        compressed: this.opts.compressed,
       });
     })();
     return this.exported;

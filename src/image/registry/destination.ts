@@ -61,8 +61,9 @@ export class RegistryDestination implements ImageDestination {
       },
       blob,
     );
-    this.streamed.add(sent.digest);
-    return sent;
+    // One the registry held already is answered by putBlob as any other (skipped).
+    if (sent.sent) this.streamed.add(sent.digest);
+    return { digest: sent.digest, size: sent.size };
   }
 
   async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {

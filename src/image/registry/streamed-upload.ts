@@ -43,7 +43,7 @@ function hashing(body: Readable, hash: Hash, onBytes: (n: number) => void): Tran
 export async function streamBlob(
   uc: StreamedUploadContext,
   blob: StreamedBlob,
-): Promise<{ digest: string; size: number }> {
+): Promise<{ digest: string; size: number; sent: boolean }> {
   const { client, repo, progress } = uc;
   // The source found the blob is not what it should be: stop sending at once.
   let refused: { err: unknown } | undefined;
@@ -52,6 +52,12 @@ export async function streamBlob(
     refused = { err };
     sending?.destroy();
   });
+  // A blob an earlier run made of the same bytes and the registry holds: nothing to send.
+  const known = blob.known;
+  if (known && (await client.headBlob(repo, known.digest)) === known.size) {
+    await blob.checked;
+    return { ...known, sent: false };
+  }
   let failures = 0;
   for (;;) {
     let entry: OpenUpload | undefined;
@@ -76,7 +82,7 @@ export async function streamBlob(
       await client.completeUpload(repo, entry.location, digest);
       uc.open.delete(entry);
       progress.relabel?.(blob.label, digest, size);
-      return { digest, size };
+      return { digest, size, sent: true };
     } catch (err) {
       sending?.destroy();
       if (entry) {
@@ -88,7 +94,7 @@ export async function streamBlob(
       // A lost answer to the PUT: the registry may hold the blob already.
       if (digest && (await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) {
         progress.relabel?.(blob.label, digest, size);
-        return { digest, size };
+        return { digest, size, sent: true };
       }
       if (++failures > MAX_FAILURES) throw asNetworkError(err, `pushing a layer (${blob.label})`);
       uc.note?.(`upload of ${blob.label} broke (${(err as Error).message}); starting it again`);

@@ -126,6 +126,40 @@ describeWithRegistry('a push from the engine, compressed while uploaded', () => 
     expect(back.code).toBe(0);
   });
 
+  it('a second push of the same layers sends nothing: the digests an earlier run made are kept', async () => {
+    const again = { ...w.withCredentialsFor([proxy.host]), DOCKER_HOST: engine.host };
+    const first = await w.run(
+      ['--json', 'image', 'push', 'docker-daemon:app:1', `${proxy.host}/eng/again:1`],
+      {
+        env: again,
+      },
+    );
+    expect(first.code).toBe(0);
+    const r = await w.run(
+      ['--json', '--debug', 'image', 'push', 'docker-daemon:app:1', `${proxy.host}/eng/again:2`],
+      {
+        env: again,
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).blobs.map((b: { action: string }) => b.action)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
+    expect(JSON.parse(r.stdout).digest).toBe(JSON.parse(first.stdout).digest);
+    expect(r.stderr).not.toMatch(/> PATCH /);
+    // A repository that lacks them gets them sent, under the same digests.
+    const other = await w.run(
+      ['--json', 'image', 'push', 'docker-daemon:app:1', `${proxy.host}/eng/other:1`],
+      {
+        env: again,
+      },
+    );
+    expect(JSON.parse(other.stdout).digest).toBe(JSON.parse(first.stdout).digest);
+    expect(JSON.parse(other.stdout).blobs.map((b: { action: string }) => b.action)).toContain('pushed');
+  });
+
   it('a layer that is not its diff_id is never committed', async () => {
     const r = await w.run(
       ['--debug', 'image', 'push', 'docker-daemon:wrong:1', `${proxy.host}/eng/wrong:1`],
