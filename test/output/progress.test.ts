@@ -51,6 +51,20 @@ describe('transfer progress', () => {
     expect(out.stderr).toContain('\x1b['); // drawn with cursor movements
   });
 
+  it('a blob sent while it was made moves from its source digest to its own: one bar, one total', async () => {
+    const { io: i, out } = io(true);
+    const p = await createTransferProgress(i, { json: false, quiet: false });
+    p.begin(A, 4000);
+    p.update(A, 1000);
+    p.relabel?.(A, B, 2000);
+    p.done(B, 2000, 'pushed');
+    p.stop();
+    const last = out.stderr.slice(out.stderr.lastIndexOf('total'));
+    expect(last).toMatch(/total\s+\[█+\] 100% \| 2\.0 KiB\/2\.0 KiB/);
+    expect(last).toMatch(/bbbbbbbbbbbb \[█+\] 100% \| 2\.0 KiB\/2\.0 KiB \| pushed/);
+    expect(last).not.toContain('aaaaaaaaaaaa');
+  });
+
   it('formats sizes', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');

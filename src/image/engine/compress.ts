@@ -7,11 +7,12 @@ import { open, unlink } from 'node:fs/promises';
 import { pipeline as pipe, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { createGzip, deflateRawSync, gzip as gzipCallback } from 'node:zlib';
+import { createGzip, deflateRaw as deflateRawCallback, gzip as gzipCallback } from 'node:zlib';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { READ_CHUNK } from '../io-sizes.js';
 
 const gzip = promisify(gzipCallback);
+const deflateRaw = promisify(deflateRawCallback);
 
 /**
  * gzip level 1, chosen by measurement (Node's zlib, 128 MiB of a real root filesystem: this
@@ -55,17 +56,20 @@ export function limiter(limit: number) {
 /**
  * Level 0 (stored blocks, still gzip) for a layer that does not compress: zlib spends as long on
  * random bytes at level 1 as on text (8 MiB/s on this busy machine) to save nothing, where Go's
- * compressor (skopeo's) skips incompressible data. Four 256 KiB samples across the file decide.
+ * compressor (skopeo's) skips incompressible data. Eight 64 KiB samples across the file decide,
+ * compressed on the thread pool: four 256 KiB ones on the main thread held it for ~70 ms a layer
+ * of random bytes, while the export was still being read.
  */
 export async function levelFor(raw: string, size: number, level: number): Promise<number> {
-  const sample = 256 << 10;
-  if (size < 4 * sample) return level;
+  const sample = 64 << 10;
+  const samples = 8;
+  if (size < samples * sample) return level;
   const handle = await open(raw, 'r');
   try {
-    for (const at of [0, 0.25, 0.5, 0.75]) {
+    for (let i = 0; i < samples; i++) {
       const buf = Buffer.alloc(sample);
-      await handle.read(buf, 0, sample, Math.floor(at * (size - sample)));
-      if (deflateRawSync(buf, { level: 1 }).length < sample * 0.95) return level;
+      await handle.read(buf, 0, sample, Math.floor((i / samples) * (size - sample)));
+      if ((await deflateRaw(buf, { level: 1 })).length < sample * 0.95) return level;
     }
     return 0;
   } finally {

@@ -17,6 +17,7 @@ import { checkAnswer, v } from '../../api/answer.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { IntegrityError, UnexpectedAnswerError } from '../../errors.js';
+import { WRITE_BATCH } from '../io-sizes.js';
 import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
 import { compressBytes, compressFile, ENGINE_GZIP_LEVEL, gzipStream, levelFor, limiter } from './compress.js';
@@ -161,7 +162,8 @@ async function spool(
           yield chunk;
         }
       },
-      createWriteStream(rawFile),
+      // Chunks that arrive while a write is under way go out together in one writev.
+      createWriteStream(rawFile, { highWaterMark: WRITE_BATCH }),
     );
     const spooled: Spooled = {
       rawDigest: `sha256:${hash.digest('hex')}`,
