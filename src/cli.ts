@@ -48,7 +48,7 @@ export async function main(
       );
     }
     // `policy eval` is what scripts run in loops: it starts without commander when it can.
-    if (!commanderOnly && argv.includes('eval')) {
+    if (!commanderOnly && argv[argv.indexOf('policy') + 1] === 'eval') {
       const { fastEval } = await import('./commands/policy/fast-eval.js');
       const code = await fastEval(argv, run);
       if (code !== undefined) return code;
