@@ -8,6 +8,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
+import { UnexpectedAnswerError } from '../../errors.js';
 import type { TransferProgress } from '../../output/progress.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import type { StreamedBlob } from '../store.js';
@@ -65,7 +66,10 @@ export async function streamBlob(
     let size = 0;
     try {
       const started = await client.startUpload(repo);
-      if (started.mounted) throw new Error('the registry answered an upload as a mount');
+      if (started.mounted)
+        throw new UnexpectedAnswerError(
+          `starting an upload to ${repo.registry}/${repo.repository}: unexpected answer from ${repo.registry}: a mount (201) where none was asked`,
+        );
       entry = { repo, location: started.location, digest: blob.label };
       uc.open.add(entry);
       progress.begin(blob.label, blob.estimate);
@@ -97,7 +101,9 @@ export async function streamBlob(
         return { digest, size, sent: true };
       }
       if (++failures > MAX_FAILURES) throw asNetworkError(err, `pushing a layer (${blob.label})`);
-      uc.note?.(`upload of ${blob.label} broke (${(err as Error).message}); starting it again`);
+      uc.note?.(
+        `upload of the layer whose diff_id is ${blob.label} broke (${(err as Error).message}); starting it again`,
+      );
     }
   }
 }

@@ -118,7 +118,9 @@ describeWithRegistry('a push from the engine, compressed while uploaded', () => 
     );
     expect(proxy.events.at(-1)).toMatchObject({ type: 'cut', direction: 'up' });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/upload of sha256:[0-9a-f]{64} broke .*; starting it again/);
+    expect(r.stderr).toMatch(
+      /upload of the layer whose diff_id is sha256:[0-9a-f]{64} broke .*; starting it again/,
+    );
     expect(r.stderr).toMatch(/> DELETE http:\/\/127\.0\.0\.1:\d+\/v2\/eng\/cut\/blobs\/uploads\//);
     const back = await w.run(['image', 'pull', `${proxy.host}/eng/cut:1`, `oci:${join(w.tmp, 'cut-back')}`], {
       env,
