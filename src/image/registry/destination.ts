@@ -40,7 +40,7 @@ export class RegistryDestination implements ImageDestination {
   }
 
   async hasBlob(d: Descriptor): Promise<boolean> {
-    return (await this.client.headBlob(this.ref, d.digest)) !== undefined;
+    return (await this.client.headBlob(this.ref, d.digest, ['pull', 'push'])) !== undefined;
   }
 
   async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
