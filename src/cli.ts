@@ -2,10 +2,10 @@
 // mapping and the only place that prints an error). Start-up is measured (bench/startup.mjs): this
 // module loads nothing but the version, and everything else only on the path that needs it.
 import { setMaxListeners } from 'node:events';
-import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
 import type { ContextDeps } from './context.js';
 import { prerenderedHelp } from './help-text.js';
+import { FdSink } from './output/fd-sink.js';
 import { VERSION } from './version.js';
 
 // For scripts/build.mjs, which renders the help into dist/help.json.
@@ -15,7 +15,12 @@ export { HELP_WIDTH, renderedHelp } from './help-text.js';
 const OK = 0;
 const USAGE = 2;
 
-export async function main(argv: string[], deps?: ContextDeps): Promise<number> {
+/** `commanderOnly` reads every argv with commander (tests compare it with the fast path). */
+export async function main(
+  argv: string[],
+  deps?: ContextDeps,
+  { commanderOnly = false }: { commanderOnly?: boolean } = {},
+): Promise<number> {
   // The cheapest path of all: nothing to parse, nothing to load, no stream but stdout.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     writeOut(deps, `${VERSION}\n`);
@@ -23,7 +28,7 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
   }
   // Top-level help, pre-rendered at build time: no commander to compile.
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) {
-    const tty = deps ? deps.io.stdoutIsTTY : isatty(1);
+    const tty = deps ? deps.io.stdoutIsTTY : isTerminal(1);
     const text = prerenderedHelp(tty, tty ? (deps?.io.columns ?? process.stdout.columns) : undefined);
     if (text !== undefined) {
       writeOut(deps, text);
@@ -42,6 +47,12 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
         String(process.pid),
       );
     }
+    // `policy eval` is what scripts run in loops: it starts without commander when it can.
+    if (!commanderOnly && argv[argv.indexOf('policy') + 1] === 'eval') {
+      const { fastEval } = await import('./commands/policy/fast-eval.js');
+      const code = await fastEval(argv, run);
+      if (code !== undefined) return code;
+    }
     const { buildProgram } = await import('./program.js');
     const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {
@@ -56,25 +67,30 @@ export async function main(argv: string[], deps?: ContextDeps): Promise<number> 
   }
 }
 
-/**
- * Writes the fast paths' text. The real process writes to descriptor 1 directly: creating
- * process.stdout costs ~4 ms, an eighth of a bare node start (bench/startup.mjs). A pipe that is
- * full or non-blocking (EAGAIN) gets the rest through process.stdout as usual.
- */
+/** Writes the fast paths' text: to descriptor 1 directly in the real process (src/output/fd-sink.ts). */
 function writeOut(deps: ContextDeps | undefined, text: string): void {
-  if (deps) {
-    deps.io.stdout.write(text);
-    return;
-  }
-  const bytes = Buffer.from(text);
-  let done = 0;
+  if (deps) deps.io.stdout.write(text);
+  // A reader that stopped early (`hubctl --help | head -1`) is no error.
+  else
+    new FdSink(
+      1,
+      () => process.stdout.on('error', () => undefined),
+      () => undefined,
+    ).write(text);
+}
+
+/**
+ * Whether a descriptor is a terminal. Only a character device can be one, and fstat says so
+ * without loading node:tty (which loads node:net, ~5 ms of start-up); a character device (a
+ * terminal, or /dev/null) is then asked of isatty.
+ */
+function isTerminal(fd: number): boolean {
   try {
-    while (done < bytes.length) done += writeSync(1, bytes, done);
-  } catch (err) {
-    // A reader that stopped early (`hubctl --help | head -1`) is no error.
-    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
-    process.stdout.on('error', () => undefined).write(bytes.subarray(done));
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
   }
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 /** The real process: its streams, environment and Ctrl-C. */
@@ -98,12 +114,18 @@ export function realDeps(): ContextDeps {
     });
   // Each stream is set up when first used (node opens process.stdin, .stdout and .stderr lazily,
   // and each costs start-up time); whether it is a terminal is asked of its descriptor.
-  let stdout: NodeJS.WriteStream | undefined;
+  let stdout: FdSink | undefined;
   let stderr: NodeJS.WriteStream | undefined;
+  const ttys: Partial<Record<0 | 1 | 2, boolean>> = {};
+  const tty = (fd: 0 | 1 | 2) => (ttys[fd] ??= isTerminal(fd));
   return {
     io: {
       get stdout() {
-        stdout ??= quietOnEpipe(process.stdout);
+        stdout ??= new FdSink(
+          1,
+          () => quietOnEpipe(process.stdout),
+          () => process.exit(process.exitCode ?? 0),
+        );
         return stdout;
       },
       get stderr() {
@@ -113,9 +135,15 @@ export function realDeps(): ContextDeps {
       get stdin() {
         return process.stdin;
       },
-      stdoutIsTTY: isatty(1),
-      stderrIsTTY: isatty(2),
-      stdinIsTTY: isatty(0),
+      get stdoutIsTTY() {
+        return tty(1);
+      },
+      get stderrIsTTY() {
+        return tty(2);
+      },
+      get stdinIsTTY() {
+        return tty(0);
+      },
       get columns() {
         return process.stdout.columns ?? process.stderr.columns;
       },

@@ -40,11 +40,9 @@ export function useCompileCache(
   const compile = Module.prototype._compile;
   const fresh: { file: string; script: Script }[] = [];
   Module.prototype._compile = function (this: CjsModule, content: string, filename: string) {
-    // A chunk with an import() (of chalk) is left to node: on node 20 a vm.Script's import() needs
+    // scripts/build.mjs leaves no import() in a chunk: on node 20 a vm.Script's import() needs
     // --experimental-vm-modules.
-    if (dirname(filename) !== chunksDir || content.includes('import(')) {
-      return compile.call(this, content, filename);
-    }
+    if (dirname(filename) !== chunksDir) return compile.call(this, content, filename);
     const file = join(dir, `${basename(filename)}.cache`);
     let cachedData: Buffer | undefined;
     try {

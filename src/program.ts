@@ -1,10 +1,10 @@
 // The commander tree and the global options; no logic. Command groups are loaded on demand: only
 // the group named on the command line is imported (its chunk), so `--version` and `--help` stay cheap.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { CommandHost } from './commands/host.js';
-import { collectRepeat } from './commands/host.js';
-import { assertProfileName, checkBaseUrl, checkOrg } from './config/values.js';
+import { addOptions } from './commands/option-table.js';
 import type { ContextDeps } from './context.js';
+import { GLOBAL_OPTIONS, GLOBAL_VALUE_OPTIONS, globalsFrom } from './global-options.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import { VERSION } from './version.js';
 
@@ -58,23 +58,12 @@ export const GROUPS: CommandGroup[] = [
   },
 ];
 
-/** Global options that take a value: the argv scan must skip their values. */
-const VALUE_OPTIONS = new Set([
-  '--org',
-  '--profile',
-  '--base-url',
-  '--governance-url',
-  '--ca-file',
-  '--plain-http',
-  '--engine-host',
-]);
-
 /** The group named on the command line (`hubctl --org x token list` → token), if any. */
 export function groupFromArgv(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return undefined;
-    if (VALUE_OPTIONS.has(arg)) {
+    if (GLOBAL_VALUE_OPTIONS.has(arg)) {
       i++;
       continue;
     }
@@ -90,24 +79,6 @@ export interface ProgramState {
   globals: GlobalOptions;
 }
 
-export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
-  return {
-    ...DEFAULT_GLOBALS,
-    json: Boolean(opts.json),
-    org: opts.org as string | undefined,
-    profile: opts.profile as string | undefined,
-    baseUrl: opts.baseUrl as string | undefined,
-    governanceUrl: opts.governanceUrl as string | undefined,
-    debug: Boolean(opts.debug),
-    color: opts.color !== false,
-    quiet: Boolean(opts.quiet),
-    yes: Boolean(opts.yes),
-    caFile: opts.caFile as string | undefined,
-    plainHttp: (opts.plainHttp as string[] | undefined) ?? [],
-    engineHost: opts.engineHost as string | undefined,
-  };
-}
-
 /**
  * Builds the program. `load` says which groups get their verbs: 'argv' (the one named in argv),
  * or 'all' (completion scripts and tree tests need every command).
@@ -121,43 +92,8 @@ export async function buildProgram(
   const program = new Command('hubctl')
     .description('Administer sandbox governance policies, access tokens and OCI images.')
     .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addOption(new Option('--json', 'print JSON objects (errors as JSON on stderr)'))
-    .addOption(
-      new Option('--org <name>', 'organization (env HUBCTL_ORG)').argParser((v) => checkOrg(v, '--org')),
-    )
-    .addOption(
-      new Option('--profile <name>', 'configuration profile (env HUBCTL_PROFILE)').argParser((v) =>
-        assertProfileName(v, '--profile'),
-      ),
-    )
-    .addOption(
-      new Option('--base-url <url>', 'hub API base address (env HUBCTL_BASE_URL)').argParser((v) =>
-        checkBaseUrl(v, '--base-url'),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--governance-url <url>',
-        'governance API base address (env HUBCTL_GOVERNANCE_URL)',
-      ).argParser((v) => checkBaseUrl(v, '--governance-url')),
-    )
-    .addOption(new Option('--ca-file <path>', 'extra CA certificates (PEM) to trust'))
-    .addOption(
-      new Option('--plain-http <host>', 'reach this registry host over plain HTTP (repeatable)').argParser(
-        collectRepeat,
-      ),
-    )
-    .addOption(
-      new Option(
-        '--engine-host <address>',
-        'container engine: unix://PATH or tcp://HOST:PORT (env DOCKER_HOST)',
-      ),
-    )
-    .addOption(new Option('--debug', 'trace HTTP requests on stderr, secrets redacted; show stack traces'))
-    .addOption(new Option('--no-color', 'never colour output (also NO_COLOR)'))
-    .addOption(new Option('-q, --quiet', 'print only data and errors'))
-    .addOption(new Option('-y, --yes', 'answer yes to confirmations'))
+    .helpOption('-h, --help', 'show help');
+  addOptions(program, GLOBAL_OPTIONS)
     .showHelpAfterError(false)
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -67,6 +67,11 @@ export function isDockerHubRegistry(host: string): boolean {
   return DOCKER_HUB_KEYS.includes(host);
 }
 
+/** Where an `auth login <registry>` keeps its secret, as `auth status` names it (never the secret). */
+function storedRegistrySource(entry: StoredEntry): string {
+  return 'helper' in entry ? `docker-credential-${entry.helper} (via hubctl)` : 'hubctl credentials.json';
+}
+
 export function createCredentialChain(deps: ChainDeps): CredentialChain {
   const { env, settings } = deps;
 
@@ -134,7 +139,7 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
       return dockerCredential(env, DOCKER_HUB_KEYS[0]!, deps.helperRunner);
     }
     const stored = deps.store().registryCredential(host);
-    if (stored) return unpack(stored, `stored credential for ${host}`);
+    if (stored) return unpack(stored, storedRegistrySource(stored));
     return dockerCredential(env, host, deps.helperRunner);
   }
 
@@ -156,8 +161,7 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
             {
               registry: host,
               username: c.username,
-              source:
-                'helper' in c ? `docker-credential-${c.helper} (via hubctl)` : 'hubctl credentials.json',
+              source: storedRegistrySource(c),
               kind: 'password' as const,
             },
           ]

@@ -25,10 +25,7 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
-/** Collects a repeatable option as given. */
-export function collectRepeat(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
+export { collectRepeat } from './option-table.js';
 
 /** A whole number from 1 to `max` (pages, sizes: no server needs more, and 1e+23 is no page). */
 export function positiveInt(name: string, max = 1_000_000) {

@@ -4,6 +4,7 @@
 // (types in undici-parts.d.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
@@ -53,13 +54,33 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
         ...(ca ? { requestTls: ca, proxyTls: ca } : {}),
         // ProxyAgent opens its tunnels with Dispatcher#connect, which undici's index adds to every
         // dispatcher's prototype; loaded by path, the pool to the proxy gets it here instead.
-        clientFactory: (origin: URL, opts: object) =>
-          Object.assign(new Pool(origin, opts), { connect: apiConnect }) as unknown as Dispatcher,
+        clientFactory: (origin: URL, opts: NonNullable<ConstructorParameters<typeof PoolClass>[1]>) =>
+          Object.assign(new Pool(origin, { ...opts, connect: withoutIpServerName(opts.connect) }), {
+            connect: apiConnect,
+          }) as unknown as Dispatcher,
       });
       viaProxy.set(proxy.href, agent);
     }
     return { dispatcher: agent, proxy: proxy.origin };
   };
+}
+
+type Connector = (options: { servername?: string | null }, callback: (...args: unknown[]) => void) => void;
+
+/**
+ * undici names an https:// proxy's host as the TLS server name even when it is an IP address, which
+ * RFC 6066 forbids and Node answers with a DEP0123 warning on stderr; without one, undici's connector
+ * sends no server name for an address, as TLS to an address should.
+ */
+function withoutIpServerName<T>(connect: T): T {
+  if (typeof connect !== 'function') return connect;
+  const inner = connect as Connector;
+  const wrapped: Connector = (options, callback) =>
+    inner(
+      options.servername && isIP(options.servername) ? { ...options, servername: undefined } : options,
+      callback,
+    );
+  return wrapped as T;
 }
 
 /** Loaded only when a proxy is in use: most runs never pay for them. */

@@ -1,6 +1,5 @@
 // Questions on the terminal: a secret without echo, and a yes/no confirmation. Both are asked on
 // stderr so that stdout stays data.
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { CancelledError, UsageError } from '../errors.js';
 import { escapeControl } from './escape.js';
@@ -16,8 +15,10 @@ export interface Prompter {
 }
 
 export function createPrompter(io: IO): Prompter {
-  const ask = (question: string, mute: boolean) =>
-    new Promise<string>((resolve, reject) => {
+  const ask = async (question: string, mute: boolean) => {
+    // node:readline is loaded only to ask: every command builds a prompter, few ask anything.
+    const { createInterface } = await import('node:readline');
+    return new Promise<string>((resolve, reject) => {
       if (!io.stdinIsTTY) {
         reject(new UsageError('cannot ask a question: standard input is not a terminal'));
         return;
@@ -52,6 +53,7 @@ export function createPrompter(io: IO): Prompter {
         resolve(answer);
       });
     });
+  };
   return {
     secret: (question) => ask(question, true),
     text: async (question) => (await ask(question, false)).trim(),

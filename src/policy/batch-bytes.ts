@@ -14,6 +14,7 @@ import {
   mixedResult,
   NOT_PLAIN,
 } from './engine.js';
+import type { LineTails } from './results.js';
 
 const utf8Out = new TextEncoder();
 /** Lines that leave the fast path are decoded alone; a BOM is dropped only at the start of input. */
@@ -100,6 +101,8 @@ export class BatchProcessor extends TextBatch {
   private view: Uint8Array = new Uint8Array(0);
   /** The set's host chars, which a plain destination is scanned into (one load a line, not three). */
   private readonly chars: Uint16Array = this.set.host.chars;
+  /** The shared results' line tails, rendered for the first batch of this set. */
+  private readonly lineTails: LineTails = this.set.lineTails();
 
   /**
    * The byte form of `push`: feed the input as it arrives (any chunking), get back the UTF-8 output
@@ -273,12 +276,13 @@ export class BatchProcessor extends TextBatch {
     const headLen = d1 + 1 - s;
     if (code >= 0) {
       if (set.denies[code] === 1) counts.denied++;
-      const t0 = set.tailAt[code]!;
-      const t1 = set.tailAt[code + 1]!;
+      const { tails, tailAt } = this.lineTails;
+      const t0 = tailAt[code]!;
+      const t1 = tailAt[code + 1]!;
       const out = this.room(headLen + t1 - t0);
       const p = this.pos;
       out.set(this.view.subarray(s, d1 + 1), p);
-      out.set(set.tails.subarray(t0, t1), p + headLen);
+      out.set(tails.subarray(t0, t1), p + headLen);
       this.pos = p + headLen + t1 - t0;
       return nl + 1;
     }

@@ -12,7 +12,7 @@ import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
-import { sharedResults } from './results.js';
+import { type LineTails, sharedResults } from './results.js';
 
 export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 
@@ -36,10 +36,8 @@ export interface CompiledPolicySet {
   readonly entries: readonly Entry[];
   /** @internal shared results by code (see `decide`): entry i deciding alone, then no match */
   readonly results: readonly EvalResult[];
-  /** @internal the batch line tails of the codes, back to back (see SharedResults) */
-  readonly tails: Uint8Array;
-  /** @internal */
-  readonly tailAt: Int32Array;
+  /** @internal the batch line tails of the codes, rendered when `--batch` first asks */
+  readonly lineTails: () => LineTails;
   /** @internal */
   readonly denies: Uint8Array;
   /** @internal results of two matching entries, by their sequence numbers */
@@ -149,8 +147,7 @@ export function compilePolicies(
     noMatch: shared.list[entries.length]!,
     entries,
     results: shared.list,
-    tails: shared.tails,
-    tailAt: shared.tailAt,
+    lineTails: shared.lineTails,
     denies: shared.denies,
     pairs: new Map(),
     tcp: network.get('connect:tcp')!,

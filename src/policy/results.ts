@@ -15,9 +15,19 @@ function renderDecisionJson(r: EvalResult): string {
   return `"decision":"${r.decision}","reason":${safeJson(r.reason)},"matched":${safeJson(r.matched)}`;
 }
 
-/** Freezes a result shared by every request it decides, its JSON rendered once beside it. */
+/**
+ * Freezes a result shared by every request it decides, its JSON rendered beside it once, when a
+ * writer first asks (a single `policy eval` never does: rendering them all cost its start-up ~1 ms).
+ */
 function shared(r: EvalResult): EvalResult {
-  Object.defineProperty(r, DECISION_JSON, { value: renderDecisionJson(r), enumerable: false });
+  let json: string | undefined;
+  Object.defineProperty(r, DECISION_JSON, {
+    get: () => {
+      json ??= renderDecisionJson(r);
+      return json;
+    },
+    enumerable: false,
+  });
   return Object.freeze(r);
 }
 
@@ -36,15 +46,20 @@ export function reasonOf(deny: boolean, deciding: readonly MatchedRule[]): strin
   return `${deny ? 'denied' : 'allowed'} by rule "${first.rule}" of policy "${first.policy}"${more}`;
 }
 
-/** The numbered results of a compiled set: code i < entries is entry i alone, the last is no match. */
-export interface SharedResults {
-  readonly list: readonly EvalResult[];
-  /** `,<decisionJson>}\n` of every code, as UTF-8, back to back. */
+/** The batch line tails of the codes: `,<decisionJson>}\n` of every code, as UTF-8, back to back. */
+export interface LineTails {
   readonly tails: Uint8Array;
   /** Code c's tail is tails[tailAt[c], tailAt[c + 1]). */
   readonly tailAt: Int32Array;
+}
+
+/** The numbered results of a compiled set: code i < entries is entry i alone, the last is no match. */
+export interface SharedResults {
+  readonly list: readonly EvalResult[];
   /** 1 where the code's decision is deny. */
   readonly denies: Uint8Array;
+  /** The line tails, rendered on the first call (by `--batch`), then the same each time. */
+  readonly lineTails: () => LineTails;
 }
 
 /** The results of each entry deciding alone, then of no match (the default deny). */
@@ -69,7 +84,19 @@ export function sharedResults(
     matched: Object.freeze([]) as unknown as MatchedRule[],
     notEvaluated,
   });
-  const texts = list.map((r) => `,${decisionJson(shared(r))}}\n`);
+  for (const r of list) shared(r);
+  const denies = Uint8Array.from(list, (r) => (r.decision === 'deny' ? 1 : 0));
+  let tails: LineTails | undefined;
+  const lineTails = () => {
+    tails ??= renderLineTails(list);
+    return tails;
+  };
+  return { list, denies, lineTails };
+}
+
+function renderLineTails(list: readonly EvalResult[]): LineTails {
+  const n = list.length - 1;
+  const texts = list.map((r) => `,${decisionJson(r)}}\n`);
   let size = 0;
   for (const t of texts) size += t.length;
   // UTF-8 takes at most 3 bytes per UTF-16 unit
@@ -82,8 +109,7 @@ export function sharedResults(
     at += utf8.encodeInto(texts[i]!, tails.subarray(at)).written;
   }
   tailAt[n + 1] = at;
-  const denies = Uint8Array.from(list, (r) => (r.decision === 'deny' ? 1 : 0));
-  return { list, tails: tails.slice(0, at), tailAt, denies };
+  return { tails: tails.slice(0, at), tailAt };
 }
 
 /** Results of two matching entries, shared like single-entry ones (an allow and a deny overlap). */

@@ -199,7 +199,7 @@ describe('registry credentials', () => {
     expect(await c.registry('localhost:5000')).toEqual({
       username: 'ci',
       secret: 'ci-secret',
-      source: 'stored credential for localhost:5000',
+      source: 'hubctl credentials.json',
       store: 'file',
     });
     expect(await c.registry('registry.example.com:5000')).toEqual({

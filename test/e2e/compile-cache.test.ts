@@ -25,7 +25,7 @@ describe('compile cache', () => {
     const [versionDir] = readdirSync(join(cache, 'hubctl'));
     const dir = join(cache, 'hubctl', versionDir!);
     const files = readdirSync(dir);
-    expect(files.some((f) => f.startsWith('policy-') && f.endsWith('.js.cache'))).toBe(true);
+    expect(files.some((f) => f.startsWith('fast-eval-') && f.endsWith('.js.cache'))).toBe(true);
     expect(files.every((f) => f.endsWith('.js.cache'))).toBe(true); // no temporary file left
     for (const f of files) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
     expect(evalWith(cache, 'api.github.com:443')).toEqual(first);

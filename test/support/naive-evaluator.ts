@@ -10,8 +10,8 @@ export interface NaiveMatch {
   rule: string;
   resource: string;
   decision: Decision;
-  /** With explain, for an HTTP request: the layer of the rule, its connection's or its method's. */
-  layer?: 'network' | 'HTTP';
+  /** With explain: why it matched, in the words of `--explain` (for a request, with its layer). */
+  why?: string;
 }
 
 export interface NaiveResult {
@@ -96,8 +96,18 @@ export function naiveDestination(dest: string): NetDest {
   return { host: ip ? ip.toString() : cleanHost(host), ip, port };
 }
 
+/** A resource read once: whether it matches, and (for `--explain`) why, in the engine's words. */
+interface Matcher<D> {
+  test(d: D): boolean;
+  why(d: D): string;
+}
+
+function portWhy(port: number | undefined, d: NetDest): string {
+  return port === undefined ? `any port (${d.port})` : `port ${port}`;
+}
+
 /** Reads one network resource once; the returned test is applied to each destination. */
-function networkMatcher(resource: string): (d: NetDest) => boolean {
+function networkMatcher(resource: string): Matcher<NetDest> {
   let r = resource;
   let port: number | undefined;
   // CIDR: "10.0.0.0/8", "2001:db8::/32": only IP-literal destinations, inside the range
@@ -107,7 +117,12 @@ function networkMatcher(resource: string): (d: NetDest) => boolean {
       net = (net as ipaddr.IPv6).toIPv4Address();
       bits -= 96;
     }
-    return (d) => d.ip !== null && net.kind() === d.ip.kind() && d.ip.match(net, bits);
+    const whole = bits === (net.kind() === 'ipv4' ? 32 : 128);
+    return {
+      test: (d) => d.ip !== null && net.kind() === d.ip.kind() && d.ip.match(net, bits),
+      why: (d) =>
+        `${whole ? `address ${d.host} is exactly the rule's address` : `${net.toString()}/${bits} contains ${d.host}`}; ${portWhy(undefined, d)}`,
+    };
   }
   const bracket = /^\[(.+)\](?::(\d+))?$/.exec(r);
   if (bracket) {
@@ -122,25 +137,45 @@ function networkMatcher(resource: string): (d: NetDest) => boolean {
   const ip = ipOf(r);
   if (ip) {
     const text = ip.toNormalizedString();
-    return (d) =>
-      portOk(d) && d.ip !== null && d.ip.kind() === ip.kind() && d.ip.toNormalizedString() === text;
+    return {
+      test: (d) =>
+        portOk(d) && d.ip !== null && d.ip.kind() === ip.kind() && d.ip.toNormalizedString() === text,
+      why: (d) => `address ${d.host} is exactly the rule's address; ${portWhy(port, d)}`,
+    };
   }
   const pattern = cleanHost(r);
-  if (pattern === '**') return portOk; // every host
+  if (pattern === '**') {
+    // every host
+    return { test: portOk, why: (d) => `"**" matches every host (${d.host}); ${portWhy(port, d)}` };
+  }
   if (pattern.startsWith('**.')) {
     const suffix = pattern.slice(3);
-    // one or more labels, never the apex; names never match IP literals
-    return (d) => portOk(d) && !d.ip && d.host.endsWith(`.${suffix}`);
+    return {
+      // one or more labels, never the apex; names never match IP literals
+      test: (d) => portOk(d) && !d.ip && d.host.endsWith(`.${suffix}`),
+      why: (d) => {
+        const labels = d.host.slice(0, d.host.length - suffix.length - 1);
+        const n = labels.split('.').length;
+        return `"**.${suffix}" matches ${n} label${n > 1 ? 's' : ''} ("${labels}") below ${suffix}; ${portWhy(port, d)}`;
+      },
+    };
   }
   if (pattern.startsWith('*.')) {
     const suffix = pattern.slice(2);
-    return (d) => {
-      if (!portOk(d) || d.ip || !d.host.endsWith(`.${suffix}`)) return false;
-      const label = d.host.slice(0, d.host.length - suffix.length - 1);
-      return label.length > 0 && !label.includes('.'); // exactly one more label
+    const labelOf = (d: NetDest) => d.host.slice(0, d.host.length - suffix.length - 1);
+    return {
+      test: (d) => {
+        if (!portOk(d) || d.ip || !d.host.endsWith(`.${suffix}`)) return false;
+        const label = labelOf(d);
+        return label.length > 0 && !label.includes('.'); // exactly one more label
+      },
+      why: (d) => `"*.${suffix}" matches one label ("${labelOf(d)}") below ${suffix}; ${portWhy(port, d)}`,
     };
   }
-  return (d) => portOk(d) && !d.ip && d.host === pattern;
+  return {
+    test: (d) => portOk(d) && !d.ip && d.host === pattern,
+    why: (d) => `host ${d.host} is exactly ${pattern}; ${portWhy(port, d)}`,
+  };
 }
 
 /** Normalized path as text: "" or "~" for the root, then "/segment" per segment. */
@@ -161,17 +196,46 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Reads one path pattern once into a regular expression over normalized path text. */
-function pathMatcher(resource: string): (path: string) => boolean {
+/** A normalized path as `--explain` shows it: the root as "/" (naivePath writes it ""). */
+function shownPath(path: string): string {
+  return path === '' ? '/' : path;
+}
+
+/**
+ * Reads one path pattern once into a regular expression over normalized path text. For `--explain`
+ * each wildcard is a group: a `**` takes as few segments as it can (the first match a reader would
+ * find left to right), a `*` segment the whole segment.
+ */
+function pathMatcher(resource: string): Matcher<string> {
   const home = resource.startsWith('~');
-  let re = home ? '^~' : '^';
+  const segments: string[] = [];
   for (const seg of resource.slice(1).split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '**') re += '(?:/[^/]+)*';
-    else re += `/${seg.split('*').map(escapeRe).join('[^/]*')}`;
+    if (seg === '**' && segments[segments.length - 1] === '**') continue; // "**/**" is one "**"
+    segments.push(seg);
+  }
+  let re = home ? '^~' : '^';
+  for (const seg of segments) {
+    if (seg === '**') re += '((?:/[^/]+)*?)';
+    else if (seg.includes('*')) re += `/(${seg.split('*').map(escapeRe).join('[^/]*')})`;
+    else re += `/${escapeRe(seg)}`;
   }
   const compiled = new RegExp(`${re}$`);
-  return (path) => compiled.test(path);
+  const canonical =
+    (home ? '~' : '') + (segments.length === 0 && !home ? '/' : segments.map((g) => `/${g}`).join(''));
+  const wildcards = segments.filter((g) => g.includes('*'));
+  return {
+    test: (path) => compiled.test(path),
+    why: (path) => {
+      if (wildcards.length === 0) return `path ${shownPath(path)} is exactly ${canonical}`;
+      const groups = compiled.exec(path)!.slice(1);
+      const took = wildcards.map((g, k) => {
+        if (g !== '**') return `"${g}" took "${groups[k]}"`;
+        return groups[k] === '' ? '"**" took nothing' : `"**" took "${groups[k]!.slice(1)}"`;
+      });
+      return `pattern ${canonical} matches ${shownPath(path)}: ${took.join(', ')}`;
+    },
+  };
 }
 
 /**
@@ -200,9 +264,9 @@ function httpPathMatcher(path: string): (p: string) => boolean {
 
 interface NaiveResource {
   text: string;
-  net: ((d: NetDest) => boolean) | null;
-  fs: ((p: string) => boolean) | null;
-  http: ((d: NetDest, path: string) => boolean) | null;
+  net: Matcher<NetDest> | null;
+  fs: Matcher<string> | null;
+  http: Matcher<{ d: NetDest; path: string }> | null;
 }
 
 interface NaiveRule {
@@ -218,7 +282,20 @@ function httpResource(h: { host: string; port?: number; path: string }): NaiveRe
   const port = h.port === undefined ? '' : `:${h.port}`;
   const host = networkMatcher(h.host.includes(':') && port ? `[${h.host}]${port}` : `${h.host}${port}`);
   const path = httpPathMatcher(h.path);
-  return { text: `${h.host}${port}${h.path}`, net: null, fs: null, http: (d, p) => host(d) && path(p) };
+  const wild = h.path.split('/').some((g) => g === '*' || g === '**');
+  return {
+    text: `${h.host}${port}${h.path}`,
+    net: null,
+    fs: null,
+    http: {
+      test: (r) => host.test(r.d) && path(r.path),
+      why: (r) => {
+        const shown = shownPath(r.path);
+        const paths = wild ? `path ${h.path} matches ${shown}` : `path ${shown} is exactly ${h.path}`;
+        return `HTTP layer: ${host.why(r.d)}; ${paths}`;
+      },
+    },
+  };
 }
 
 const prepared = new WeakMap<readonly PolicyDoc[], NaiveRule[]>();
@@ -272,15 +349,21 @@ export function naiveEvaluate(
     const applies = r.actions.includes(action) || (request !== null && r.actions.includes('connect:tcp'));
     if (!applies) continue;
     for (const res of r.resources) {
-      const hit = res.http
-        ? request !== null && r.actions.includes(action) && res.http(nd!, request.path)
-        : fs
-          ? res.fs!(path)
-          : res.net!(nd!);
-      if (!hit) continue;
+      let why: string;
+      if (res.http) {
+        const req = { d: nd!, path: request?.path ?? '' };
+        if (request === null || !r.actions.includes(action) || !res.http.test(req)) continue;
+        why = opts.explain ? res.http.why(req) : '';
+      } else if (fs) {
+        if (!res.fs!.test(path)) continue;
+        why = opts.explain ? res.fs!.why(path) : '';
+      } else {
+        if (!res.net!.test(nd!)) continue;
+        const host = opts.explain ? res.net!.why(nd!) : '';
+        why = request === null ? host : `network layer (the connection, every method): ${host}`;
+      }
       const m = { policy: r.policy, rule: r.rule, resource: res.text, decision: r.decision };
-      const layer = res.http ? 'HTTP' : 'network';
-      all.push(opts.explain && request !== null ? { ...m, layer, key: r.key } : { ...m, key: r.key });
+      all.push(opts.explain ? { ...m, why, key: r.key } : { ...m, key: r.key });
     }
   }
   if (all.length === 0)

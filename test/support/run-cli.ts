@@ -17,6 +17,8 @@ export interface RunOptions {
   prompter?: Prompter;
   signal?: AbortSignal;
   dispatcher?: import('undici').Dispatcher;
+  /** Read the argv with commander even where src/cli.ts has a faster path. */
+  commanderOnly?: boolean;
 }
 
 export interface RunResult {
@@ -32,15 +34,19 @@ export function tempConfigDir(): string {
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const { io, out } = fakeIo(options.tty ?? false, { stdin: options.stdin, columns: 120 });
   const env = { HUBCTL_CONFIG_DIR: tempConfigDir(), HOME: tempConfigDir(), ...options.env };
-  const code = await main(argv, {
-    io,
-    env,
-    clock: options.clock,
-    prompter: options.prompter,
-    signal: options.signal,
-    dispatcher: options.dispatcher,
-    retryBaseMs: 1,
-  });
+  const code = await main(
+    argv,
+    {
+      io,
+      env,
+      clock: options.clock,
+      prompter: options.prompter,
+      signal: options.signal,
+      dispatcher: options.dispatcher,
+      retryBaseMs: 1,
+    },
+    { commanderOnly: options.commanderOnly },
+  );
   return { code, stdout: out.stdout, stderr: out.stderr };
 }
 

@@ -1,6 +1,6 @@
 // What `policy export`, `diff` and `apply` share: reading the authored files (-f FILE|DIR, 400 KB
 // in all) and fetching the organization's policies whole (list, then each policy, a few at a time).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GovernanceClient } from '../../api/governance.js';
 import { UsageError, ValidationError } from '../../errors.js';
@@ -13,6 +13,7 @@ import {
   policyDocFromApi,
 } from '../../policy/index.js';
 import { runPool } from '../../pool.js';
+import { readPolicyText } from './sources.js';
 
 /** The files of one apply, together (issue 14: 400 KB). */
 export const MAX_INPUT_BYTES = 400 * 1024;
@@ -49,9 +50,7 @@ export async function readAuthored(paths: readonly string[]): Promise<AuthoredPo
   let total = 0;
   const out: AuthoredPolicy[] = [];
   for (const f of files) {
-    const text = await readFile(f, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read policy file ${f}: ${String(err.code ?? err)}`);
-    });
+    const text = readPolicyText(f, MAX_INPUT_BYTES);
     total += Buffer.byteLength(text);
     if (total > MAX_INPUT_BYTES) {
       throw new ValidationError(

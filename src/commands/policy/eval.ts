@@ -12,7 +12,8 @@ import {
   type EvalResult,
   evaluate,
 } from '../../policy/index.js';
-import { type CommandHost, collectRepeat, examples } from '../host.js';
+import { type CommandHost, examples } from '../host.js';
+import { addOptions, type OptionSpec } from '../option-table.js';
 import { loadPolicies, type PolicySources } from './sources.js';
 
 export interface EvalOptions extends PolicySources {
@@ -23,13 +24,65 @@ export interface EvalOptions extends PolicySources {
   failOnDeny: boolean;
 }
 
-interface RawOptions {
+export interface RawOptions {
   file?: string[];
   policy?: string[];
   team?: string[];
   explain?: boolean;
   batch?: boolean;
   failOnDeny?: boolean;
+}
+
+/** The options of `policy eval`, read by commander and by the fast path of src/cli.ts alike. */
+export const EVAL_OPTIONS: readonly OptionSpec[] = [
+  { flags: '-f, --file <path>', description: 'policy file, YAML or JSON (repeatable)', repeat: true },
+  { flags: '--policy <policy>', description: 'fetch this policy by id or name (repeatable)', repeat: true },
+  {
+    flags: '--team <uuid>',
+    description: 'evaluate the policies that apply to this team in --org (repeatable)',
+    repeat: true,
+  },
+  { flags: '--explain', description: 'show every rule that matched and why' },
+  {
+    flags: '--batch',
+    description: 'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line',
+  },
+  {
+    flags: '--fail-on-deny',
+    description:
+      'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)',
+  },
+];
+
+/** The checks of the command line, after parsing: shared by commander's action and the fast path. */
+export function evalOptions(
+  action: string | undefined,
+  destination: string | undefined,
+  raw: RawOptions,
+): EvalOptions {
+  const opts: EvalOptions = {
+    action,
+    destination,
+    files: raw.file ?? [],
+    policies: raw.policy ?? [],
+    teams: raw.team ?? [],
+    live: false,
+    explain: Boolean(raw.explain),
+    batch: Boolean(raw.batch),
+    failOnDeny: Boolean(raw.failOnDeny),
+  };
+  if (opts.batch && action !== undefined) {
+    throw new UsageError('--batch reads requests from stdin: give no action or destination');
+  }
+  if (!opts.batch && (action === undefined || destination === undefined)) {
+    throw new UsageError(
+      'give an action and a destination, e.g. `hubctl policy eval connect:tcp github.com -f policy.yaml`',
+    );
+  }
+  if (opts.failOnDeny && !opts.batch) throw new UsageError('--fail-on-deny applies to --batch');
+  // Nothing named: every policy that applies in the organization.
+  opts.live = opts.files.length === 0 && opts.policies.length === 0;
+  return opts;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -42,48 +95,13 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .argument(
       '[destination]',
       'host, host:port, [v6]:port, URL, or a path (/… or ~/…); for request:* an http(s) URL',
-    )
-    .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
-    .option('--policy <policy>', 'fetch this policy by id or name (repeatable)', collectRepeat)
-    .option(
-      '--team <uuid>',
-      'evaluate the policies that apply to this team in --org (repeatable)',
-      collectRepeat,
-    )
-    .option('--explain', 'show every rule that matched and why')
-    .option(
-      '--batch',
-      'read requests from stdin (NDJSON or "action destination" lines), write one JSON a line',
-    )
-    .option(
-      '--fail-on-deny',
-      'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)',
-    )
-    .action((action: string | undefined, destination: string | undefined, raw: RawOptions) => {
-      const opts: EvalOptions = {
-        action,
-        destination,
-        files: raw.file ?? [],
-        policies: raw.policy ?? [],
-        teams: raw.team ?? [],
-        live: false,
-        explain: Boolean(raw.explain),
-        batch: Boolean(raw.batch),
-        failOnDeny: Boolean(raw.failOnDeny),
-      };
-      if (opts.batch && action !== undefined) {
-        throw new UsageError('--batch reads requests from stdin: give no action or destination');
-      }
-      if (!opts.batch && (action === undefined || destination === undefined)) {
-        throw new UsageError(
-          'give an action and a destination, e.g. `hubctl policy eval connect:tcp github.com -f policy.yaml`',
-        );
-      }
-      if (opts.failOnDeny && !opts.batch) throw new UsageError('--fail-on-deny applies to --batch');
-      // Nothing named: every policy that applies in the organization.
-      opts.live = opts.files.length === 0 && opts.policies.length === 0;
+    );
+  addOptions(cmd, EVAL_OPTIONS).action(
+    (action: string | undefined, destination: string | undefined, raw: RawOptions) => {
+      const opts = evalOptions(action, destination, raw);
       return host.run((ctx) => runner(ctx, opts));
-    });
+    },
+  );
   return examples(cmd, [
     'hubctl policy eval connect:tcp api.github.com:443 -f examples/network.yaml',
     'hubctl policy eval read ~/src/app/main.go -f examples/filesystem.yaml --explain',

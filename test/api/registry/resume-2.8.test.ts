@@ -6,47 +6,33 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RegistryClient } from '../../../src/api/registry/client.js';
-import { systemClock } from '../../../src/clock.js';
-import { createHttpClient } from '../../../src/http/client.js';
+import { expect, it } from 'vitest';
 import { UploadStateStore } from '../../../src/image/resume-state.js';
 import { type OpenUpload, pushBlob } from '../../../src/image/upload.js';
 import type { TransferProgress } from '../../../src/output/progress.js';
-import { type HubEmulator, startHubEmulator } from '../../support/hub-emulator.js';
-import { describeWithRegistry, type RunningRegistry, startRegistry } from '../../support/registry.js';
+import { describeWithRegistry } from '../../support/registry.js';
+import { useRegistryWorld } from '../../support/registry-world.js';
 
 const KiB = 1024;
 const silent: TransferProgress = { begin() {}, update() {}, done() {}, stop() {} };
 
 describeWithRegistry('resuming a push against distribution 2.8', () => {
-  let hub: HubEmulator;
-  let registry: RunningRegistry;
-  let client: RegistryClient;
-  const repo = { registry: '', repository: 'resume/app' };
-
-  beforeAll(async () => {
-    hub = await startHubEmulator();
-    registry = await startRegistry(hub.registryAuth);
-    repo.registry = registry.host;
-    client = new RegistryClient({
-      http: createHttpClient({ userAgent: 'test', clock: systemClock, retryBaseMs: 1 }),
-      clock: systemClock,
-      credentials: async () => ({ username: 'alice', secret: 'alice-password' }),
-    });
-  });
-  afterAll(async () => {
-    await registry?.stop();
-    await hub?.close();
-  });
+  const world = useRegistryWorld('resume/app');
+  const { repo } = world;
 
   /** A blob, a first chunk PATCHed and saved as a killed run would have left it. */
   async function firstChunkSaved(uploads: UploadStateStore) {
     const blob = randomBytes(300 * KiB);
     const digest = `sha256:${createHash('sha256').update(blob).digest('hex')}`;
-    const started = await client.startUpload(repo);
+    const started = await world.client.startUpload(repo);
     if (started.mounted) throw new Error('not a mount');
-    const first = await client.patchUpload(repo, started.location, blob.subarray(0, 100 * KiB), 0, 100 * KiB);
+    const first = await world.client.patchUpload(
+      repo,
+      started.location,
+      blob.subarray(0, 100 * KiB),
+      0,
+      100 * KiB,
+    );
     expect(first.offset).toBe(100 * KiB);
     await uploads.save({ ...repo, digest, location: first.location, offset: first.offset });
     return { blob, digest, first };
@@ -55,7 +41,7 @@ describeWithRegistry('resuming a push against distribution 2.8', () => {
   const push = (uploads: UploadStateStore, blob: Buffer, digest: string, notes: string[]) =>
     pushBlob(
       {
-        client,
+        client: world.client,
         repo,
         progress: silent,
         signal: new AbortController().signal,
@@ -76,7 +62,7 @@ describeWithRegistry('resuming a push against distribution 2.8', () => {
     const notes: string[] = [];
     expect(await push(uploads, blob, digest, notes)).toBe('pushed');
     expect(notes[0]).toBe(`continuing the upload of ${digest} left by an earlier run at byte ${100 * KiB}`);
-    expect(await client.headBlob(repo, digest)).toBe(blob.length);
+    expect(await world.client.headBlob(repo, digest)).toBe(blob.length);
   });
 
   it('killed inside a chunk: 2.8 has cancelled the upload, and the next push starts the blob again', async () => {
@@ -89,11 +75,11 @@ describeWithRegistry('resuming a push against distribution 2.8', () => {
         setTimeout(() => this.destroy(new Error('killed')), 50);
       },
     });
-    await expect(client.patchUpload(repo, first.location, cut, 100 * KiB, 100 * KiB)).rejects.toThrow();
+    await expect(world.client.patchUpload(repo, first.location, cut, 100 * KiB, 100 * KiB)).rejects.toThrow();
     // The registry kept the 40 KiB it got: the saved `_state` (offset 100 KiB) no longer matches.
     const notes: string[] = [];
     expect(await push(uploads, blob, digest, notes)).toBe('pushed');
     expect(notes[0]).toBe(`the registry no longer has the earlier upload of ${digest}; starting again`);
-    expect(await client.headBlob(repo, digest)).toBe(blob.length);
+    expect(await world.client.headBlob(repo, digest)).toBe(blob.length);
   });
 });

@@ -1,18 +1,12 @@
-// `auth login` into a keychain: the real docker-credential-pass (pass + a throwaway GnuPG key made
-// here, without passphrase), and fake helpers that fail; never a quiet fall back to the file.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeHelperDir } from '../../support/fake-helpers.js';
+import { makePassStore, type PassStore, passAvailable } from '../../support/pass-store.js';
 import { scriptedPrompter } from '../../support/run-cli.js';
 import { type Harness, resetHarness, startHarness } from '../harness.js';
 
-const hasPass = ['docker-credential-pass', 'pass', 'gpg'].every(
-  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
-);
-if (!hasPass && process.env.CI === 'true') {
+if (!passAvailable && process.env.CI === 'true') {
   describe('docker-credential-pass', () => {
     it('needs golang-docker-credential-helpers, pass and gnupg', () => {
       throw new Error(
@@ -108,41 +102,15 @@ describe('a credential helper that fails', () => {
   });
 });
 
-(hasPass ? describe : describe.skip)('docker-credential-pass (real pass and gpg)', () => {
+(passAvailable ? describe : describe.skip)('docker-credential-pass (real pass and gpg)', () => {
+  let store: PassStore;
   let passEnv: Record<string, string>;
-  let work: string;
   beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'hubctl-pass-'));
-    const GNUPGHOME = join(work, 'gnupg');
-    mkdirSync(GNUPGHOME, { mode: 0o700 });
-    passEnv = { GNUPGHOME, PASSWORD_STORE_DIR: join(work, 'store'), PATH };
-    const env = { ...passEnv, HOME: work };
-    execFileSync(
-      'gpg',
-      [
-        '--batch',
-        '--passphrase',
-        '',
-        '--quick-gen-key',
-        'hubctl test <t@hubctl.invalid>',
-        'default',
-        'default',
-        'never',
-      ],
-      { env, stdio: 'ignore' },
-    );
-    const fpr = /^fpr:+([0-9A-F]+):/m.exec(
-      execFileSync('gpg', ['--list-keys', '--with-colons'], { env, encoding: 'utf8' }),
-    )?.[1];
-    execFileSync('pass', ['init', fpr!], { env, stdio: 'ignore' });
+    store = makePassStore(PATH);
+    passEnv = store.env;
   }, 60_000);
-  afterAll(() => {
-    spawnSync('gpgconf', ['--kill', 'gpg-agent'], { env: { ...passEnv, HOME: work } });
-  });
-  const passList = () =>
-    JSON.parse(
-      execFileSync('docker-credential-pass', ['list'], { env: { ...passEnv, HOME: work }, encoding: 'utf8' }),
-    );
+  afterAll(() => store.stop());
+  const passList = () => store.list();
 
   it('login stores into pass, status names it, commands use it, logout erases it', async () => {
     const env = { ...passEnv, HUBCTL_CREDENTIAL_STORE: 'pass' };
