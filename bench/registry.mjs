@@ -24,6 +24,8 @@
 //   --only push,pull,repull,copy,all-tags runs some parts only (to profile one of them);
 //   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run;
 //   BENCH_DEBUG=1 runs hubctl with --debug (its request trace on stderr).
+//   BENCH_BASE=/other/checkout/bin/hubctl.js times that build too, as "base", alternating with the
+//   others in push, pull and copy (an A/B of a change under the same load).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createCipheriv, createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
@@ -313,7 +315,7 @@ async function timed(cmd, argv, env) {
   if (code !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${code}`);
   const [wall, rssKb, user, sys] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
   rmSync(out);
-  return { wall, rssMb: rssKb / 1024, cpu: user + sys };
+  return { wall, rssMb: rssKb / 1024, cpu: user + sys, user, sys };
 }
 
 function clearSkopeoCache() {
@@ -337,6 +339,16 @@ try {
   // The CLI as users run it: bin/hubctl.js over dist/ (`node scripts/build.mjs` first).
   // BENCH_HUBCTL=/other/checkout/bin/hubctl.js times another build (an A/B of a change).
   const hubctl = process.env.BENCH_HUBCTL ?? join(repoRoot, 'bin', 'hubctl.js');
+  // BENCH_BASE=/other/checkout/bin/hubctl.js adds that build as a third tool, "base", in the same
+  // alternation as hubctl and skopeo (push, pull, copy): an A/B of a change under the same load.
+  const base = process.env.BENCH_BASE;
+  const bin = (tool) => (tool === 'base' ? base : hubctl);
+  const toolResults = () => ({ hubctl: [], skopeo: [], ...(base ? { base: [] } : {}) });
+  /** The tools of run i, in an order that rotates from run to run. */
+  const order = (i) => {
+    const tools = Object.keys(toolResults());
+    return tools.map((_, k) => tools[(i + k) % tools.length]);
+  };
   if (!existsSync(join(repoRoot, 'dist', 'cli.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
 
@@ -384,10 +396,9 @@ try {
   const creds = `${USER}:${PASS}`;
 
   const runs = (op) => (!args.only || args.only.has(op) ? args.runs : 0);
-  const results = { push: { hubctl: [], skopeo: [] }, pull: { hubctl: [], skopeo: [] } };
+  const results = { push: toolResults(), pull: toolResults() };
   for (let i = 0; i < runs('push'); i++) {
-    const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
-    for (const tool of order) {
+    for (const tool of order(i)) {
       if (registry) await registry.stop();
       registry = await startRegistry(work, realm, join(work, 'token.crt'));
       writeFileSync(
@@ -397,10 +408,10 @@ try {
       clearSkopeoCache();
       const ref = `${registry.host}/bench/app:${tool}${i}`;
       const before = registry.cpu();
-      const r = await (tool === 'hubctl'
+      const r = await (tool !== 'skopeo'
         ? timed(
             process.execPath,
-            [hubctl, '--quiet', 'image', 'push', `oci:${imageDir}:bench`, ref],
+            [bin(tool), '--quiet', 'image', 'push', `oci:${imageDir}:bench`, ref],
             hubEnv(`push-${i}`),
           )
         : timed(
@@ -435,17 +446,16 @@ try {
     hubEnv('seed'),
   );
   for (let i = 0; i < runs('pull'); i++) {
-    const order = i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl'];
-    for (const tool of order) {
+    for (const tool of order(i)) {
       clearSkopeoCache();
       const out = join(work, `pull-${tool}-${i}`);
       rmSync(out, { recursive: true, force: true });
       mkdirSync(out);
-      const r = await (tool === 'hubctl'
+      const r = await (tool !== 'skopeo'
         ? timed(
             process.execPath,
             [
-              hubctl,
+              bin(tool),
               '--quiet',
               'image',
               'pull',
@@ -516,7 +526,7 @@ try {
   }
 
   // Registry to registry: from the first registry to a second one, empty for every run.
-  results.copy = { hubctl: [], skopeo: [] };
+  results.copy = toolResults();
   // skopeo between two registries of the bench: plain HTTP and the bench account at both ends.
   const bothEnds = [
     '--src-tls-verify=false',
@@ -542,16 +552,16 @@ try {
   };
   try {
     for (let i = 0; i < runs('copy'); i++) {
-      for (const tool of i % 2 === 0 ? ['hubctl', 'skopeo'] : ['skopeo', 'hubctl']) {
+      for (const tool of order(i)) {
         clearSkopeoCache();
         const dst = `${(await freshSecond(creds)).host}/bench/copy:${tool}${i}`;
-        const before = registry.cpu() + second.cpu();
-        const r = await (tool === 'hubctl'
-          ? timed(process.execPath, [hubctl, '--quiet', 'image', 'copy', src, dst], hubEnv(`copy-${i}`))
+        const before = [registry.cpu(), second.cpu()];
+        const r = await (tool !== 'skopeo'
+          ? timed(process.execPath, [bin(tool), '--quiet', 'image', 'copy', src, dst], hubEnv(`copy-${i}`))
           : timed('skopeo', ['copy', '-q', ...bothEnds, `docker://${src}`, `docker://${dst}`], {}));
         results.copy[tool].push(r);
         log(
-          `copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu, ${r.rssMb.toFixed(0)} MB; the registries ${(registry.cpu() + second.cpu() - before).toFixed(2)} s cpu`,
+          `copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s, ${r.cpu.toFixed(2)} s cpu (${r.user.toFixed(2)} user), ${r.rssMb.toFixed(0)} MB; the registries ${(registry.cpu() - before[0]).toFixed(2)} + ${(second.cpu() - before[1]).toFixed(2)} s cpu (source + destination)`,
         );
       }
     }
@@ -642,7 +652,7 @@ try {
   const ratios = [];
   for (const op of ['push', 'pull', 'repull', 'copy'].filter(runs)) {
     const m = {};
-    for (const tool of ['hubctl', 'skopeo']) {
+    for (const tool of Object.keys(results[op])) {
       const wall = median(results[op][tool].map((r) => r.wall));
       const rss = median(results[op][tool].map((r) => r.rssMb));
       const cpu = median(results[op][tool].map((r) => r.cpu));
@@ -659,6 +669,8 @@ try {
     }
     const goal = GOALS[op];
     const ratio = m.hubctl.wall / m.skopeo.wall;
+    if (m.base)
+      ratios.push(`${op}: the base build ${(m.base.wall / m.skopeo.wall).toFixed(2)}× skopeo (${base})`);
     const ok = ratio <= goal && m.hubctl.rss <= RSS_GOAL_MB;
     ratios.push(
       `${op}: wall ${ratio.toFixed(2)}× skopeo (goal ≤ ${goal.toFixed(2)}), hubctl peak RSS ${m.hubctl.rss.toFixed(0)} MB (goal ≤ ${RSS_GOAL_MB}) ${ok ? 'MET' : 'NOT MET'}`,

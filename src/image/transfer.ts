@@ -5,6 +5,7 @@
 // or Ctrl-C aborts the destination, which leaves nothing named.
 
 import { Readable } from 'node:stream';
+import type { Descriptor } from '../api/registry/media-types.js';
 import { UsageError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
@@ -44,22 +45,48 @@ export async function transfer(
     if (converted) sel = convertToOci(sel);
     const config = sel.config;
     const limit = Math.max(1, Math.min(opts.concurrency ?? 4, destination.maxConcurrency));
-    const blobs: BlobResult[] = await runPool(blobsOf(sel.images), limit, async (d) => {
+    const fromMemory = (d: Descriptor) => config !== undefined && d.digest === config.digest;
+    const put = async (d: Descriptor): Promise<BlobResult> => {
       const action = await destination.putBlob(
         d,
         {
           // The config read for the platform check is sent from memory, not read again.
           open: async (start, end) =>
-            config && d.digest === config.digest
+            config && fromMemory(d)
               ? { body: Readable.from([config.bytes.subarray(start, end)]), start }
               : source.openBlob(d, start, end),
-          rereadable: source.rereadable || (config !== undefined && d.digest === config.digest),
+          rereadable: source.rereadable || fromMemory(d),
           repository: source.repository,
         },
         opts.progress,
       );
       return { digest: d.digest, size: d.size, action };
-    });
+    };
+    const all = blobsOf(sel.images);
+    // The config, sent from memory, takes no slot of the pool when the destination allows one more:
+    // with 4 layers and 4 slots, the last layer no longer starts after it (and ends 20-50 ms after
+    // the others). --concurrency 1 stays one blob at a time.
+    const aside = limit > 1 && limit < destination.maxConcurrency ? all.filter(fromMemory) : [];
+    let asideFailed: { err: unknown } | undefined;
+    const settled = await Promise.allSettled([
+      Promise.all(aside.map(put)).catch((err: unknown) => {
+        asideFailed = { err };
+        throw err;
+      }),
+      // A failed config stops the pool from starting more blobs, as a failed blob in it would.
+      runPool(
+        all.filter((d) => !aside.includes(d)),
+        limit,
+        async (d) => {
+          if (asideFailed) throw asideFailed.err;
+          return put(d);
+        },
+      ),
+    ]);
+    for (const s of settled) if (s.status === 'rejected') throw s.reason;
+    const done = new Map<string, BlobResult>();
+    for (const s of settled) if (s.status === 'fulfilled') for (const b of s.value) done.set(b.digest, b);
+    const blobs = all.map((d) => done.get(d.digest) as BlobResult);
     for (const m of sel.below) await destination.putManifest(m, false);
     const digest = await destination.putManifest(sel.top, true);
     await destination.commit();

@@ -15,6 +15,8 @@ import { asNetworkError } from './verified-write.js';
 export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
 export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;
 export const MAX_FAILURES = 5;
+/** The checks of a push ask for the upload's scope: one token for the HEAD and the upload. */
+export const PUSH = ['pull', 'push'] as const;
 
 export interface OpenUpload {
   repo: RepositoryName;
@@ -82,7 +84,7 @@ export async function pushBlob(
   open: BlobOpen,
 ): Promise<BlobAction> {
   const { client, repo } = uc;
-  if ((await client.headBlob(repo, digest)) !== undefined) {
+  if ((await client.headBlob(repo, digest, PUSH)) !== undefined) {
     uc.progress.done(digest, size, 'skipped');
     return 'skipped';
   }
@@ -157,7 +159,7 @@ export async function pushBlob(
       if (uc.signal.aborted) throw err;
       // A lost answer to the final PUT (and a repeated PUT then refused as an unknown upload):
       // the registry may have the blob already.
-      if ((await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) break;
+      if ((await client.headBlob(repo, digest, PUSH).catch(() => undefined)) !== undefined) break;
       if (!isRetryable(err)) {
         // Not a broken connection: this upload cannot succeed as it is; do not leave it behind.
         uc.open.delete(entry);

@@ -60,6 +60,7 @@ export class RegistryAuth {
   private readonly challenges = new Map<string, RegistryChallenge>();
   private readonly tokens = new Map<string, CachedToken>();
   private readonly pending = new Map<string, Promise<string | undefined>>();
+  private readonly pings = new Map<string, Promise<RegistryChallenge>>();
 
   constructor(
     private readonly http: HttpClient,
@@ -68,7 +69,10 @@ export class RegistryAuth {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** Pings `/v2/` once per registry to learn how it authenticates. */
+  /**
+   * Pings `/v2/` once per registry to learn how it authenticates. Requests that start together
+   * (the blobs of a transfer) share the one ping in flight.
+   */
   async challengeFor(
     registry: string,
     baseUrl: string,
@@ -77,6 +81,21 @@ export class RegistryAuth {
   ): Promise<RegistryChallenge> {
     const known = this.challenges.get(registry);
     if (known) return known;
+    // A clean-up request (signal null) never waits on a ping that Ctrl-C may cancel.
+    const key = `${signal === null ? 'uncancellable ' : ''}${registry}`;
+    let inflight = this.pings.get(key);
+    if (!inflight) {
+      inflight = this.ping(registry, baseUrl, signal).finally(() => this.pings.delete(key));
+      this.pings.set(key, inflight);
+    }
+    return inflight;
+  }
+
+  private async ping(
+    registry: string,
+    baseUrl: string,
+    signal: AbortSignal | null | undefined,
+  ): Promise<RegistryChallenge> {
     const res = await this.http.request({
       url: `${baseUrl}/v2/`,
       okStatuses: 'any',

@@ -14,7 +14,7 @@ import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
-import { nextLink, RegistryTransport, rangeEnd } from './transport.js';
+import { type Actions, nextLink, RegistryTransport, rangeEnd } from './transport.js';
 
 export interface RegistryClientOptions {
   http: HttpClient;
@@ -201,13 +201,20 @@ export class RegistryClient extends RegistryTransport {
 
   // ---- blobs ------------------------------------------------------------------------------
 
-  /** HEAD a blob: its size when it exists, undefined when not. */
-  async headBlob(repo: RepositoryName, digest: string): Promise<number | undefined> {
+  /**
+   * HEAD a blob: its size when it exists, undefined when not. A push asks with the push scope, so
+   * that the check and the upload that follows share one token.
+   */
+  async headBlob(
+    repo: RepositoryName,
+    digest: string,
+    actions: Actions = ['pull'],
+  ): Promise<number | undefined> {
     const what = `checking blob ${digest} in ${repo.registry}/${repo.repository}`;
     const res = await this.send(repo, {
       method: 'HEAD',
       url: `v2/${repo.repository}/blobs/${digest}`,
-      actions: ['pull'],
+      actions,
       what,
     });
     await res.dump().catch(() => undefined);

@@ -43,7 +43,7 @@ export class RegistryDestination implements ImageDestination {
   }
 
   async hasBlob(d: Descriptor): Promise<boolean> {
-    return (await this.client.headBlob(this.ref, d.digest)) !== undefined;
+    return (await this.client.headBlob(this.ref, d.digest, ['pull', 'push'])) !== undefined;
   }
 
   async streamBlob(

@@ -12,7 +12,7 @@ import { UnexpectedAnswerError } from '../../errors.js';
 import type { TransferProgress } from '../../output/progress.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import type { StreamedBlob } from '../store.js';
-import { isRetryable, MAX_FAILURES, type OpenUpload } from '../upload.js';
+import { isRetryable, MAX_FAILURES, type OpenUpload, PUSH } from '../upload.js';
 import { asNetworkError } from '../verified-write.js';
 
 export interface StreamedUploadContext {
@@ -55,7 +55,7 @@ export async function streamBlob(
   });
   // A blob an earlier run made of the same bytes and the registry holds: nothing to send.
   const known = blob.known;
-  if (known && (await client.headBlob(repo, known.digest)) === known.size) {
+  if (known && (await client.headBlob(repo, known.digest, PUSH)) === known.size) {
     await blob.checked;
     return { ...known, sent: false };
   }
@@ -96,7 +96,7 @@ export async function streamBlob(
       if (refused) throw refused.err;
       if (uc.signal.aborted || !isRetryable(err)) throw err;
       // A lost answer to the PUT: the registry may hold the blob already.
-      if (digest && (await client.headBlob(repo, digest).catch(() => undefined)) !== undefined) {
+      if (digest && (await client.headBlob(repo, digest, PUSH).catch(() => undefined)) !== undefined) {
         progress.relabel?.(blob.label, digest, size);
         return { digest, size, sent: true };
       }

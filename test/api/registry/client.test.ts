@@ -98,6 +98,58 @@ describe('RegistryClient', () => {
     expect(reg.requests.filter((r) => r.url === '/v2/')).toHaveLength(1);
   });
 
+  it('requests that start together share one ping and one token', async () => {
+    withAuth((_req, res) => {
+      res.writeHead(404);
+      res.end();
+    });
+    const c = client();
+    const digests = Array.from({ length: 6 }, (_, i) => sha(`blob ${i}`));
+    const sizes = await Promise.all(digests.map((d) => c.headBlob(repo, d)));
+    expect(sizes).toEqual(digests.map(() => undefined));
+    expect(reg.requests.filter((r) => r.url === '/v2/')).toHaveLength(1);
+    expect(tokenRequests).toHaveLength(1);
+  });
+
+  it("a push's existence check and its upload use one token with the push scope", async () => {
+    withAuth((req, res) => {
+      const u = new URL(req.url!, reg.url);
+      if (req.method === 'HEAD') {
+        res.writeHead(404);
+        return res.end();
+      }
+      if (req.method === 'POST') {
+        res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u1?_state=s' });
+        return res.end();
+      }
+      res.writeHead(201, { 'docker-content-digest': u.searchParams.get('digest') ?? '' });
+      res.end();
+    });
+    const data = Buffer.from('layer bytes');
+    const action = await pushBlob(
+      {
+        client: client(),
+        repo,
+        progress: { begin() {}, update() {}, done() {}, stop() {} },
+        signal: new AbortController().signal,
+        open: new Set<OpenUpload>(),
+      },
+      sha(data),
+      data.length,
+      async () => (await import('node:stream')).Readable.from([data]),
+    );
+    expect(action).toBe('pushed');
+    expect(tokenRequests.map((t) => t.searchParams.getAll('scope'))).toEqual([
+      ['repository:team/app:pull,push'],
+    ]);
+    expect(reg.requests.filter((r) => !r.url.startsWith('/token')).map((r) => r.method)).toEqual([
+      'GET',
+      'HEAD',
+      'POST',
+      'PUT',
+    ]);
+  });
+
   it('asks for a token without credentials when the chain has none', async () => {
     cred = undefined;
     withAuth((_req, res) => json(res, 200, { tags: [] }));
