@@ -57,6 +57,41 @@ describe('RegistryClient', () => {
       inner(req, res, body);
     });
 
+  /** Blob endpoints that hold nothing and take every upload: HEAD 404, POST 202 to `location`, PUT 201. */
+  const takesUploads =
+    (location: string) =>
+    (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      if (req.method === 'HEAD') {
+        res.writeHead(404);
+        return res.end();
+      }
+      if (req.method === 'POST') {
+        res.writeHead(202, { location });
+        return res.end();
+      }
+      const u = new URL(req.url!, reg.url);
+      res.writeHead(201, { 'docker-content-digest': u.searchParams.get('digest') ?? '' });
+      res.end();
+    };
+
+  /** pushBlob of one small blob to `repo`; `extra` adds to its context (mountFrom, note). */
+  const pushSmallBlob = (extra: Partial<Parameters<typeof pushBlob>[0]> = {}) => {
+    const data = Buffer.from('layer bytes');
+    return pushBlob(
+      {
+        client: client(),
+        repo,
+        progress: { begin() {}, update() {}, done() {}, stop() {} },
+        signal: new AbortController().signal,
+        open: new Set<OpenUpload>(),
+        ...extra,
+      },
+      sha(data),
+      data.length,
+      async () => (await import('node:stream')).Readable.from([data]),
+    );
+  };
+
   beforeEach(async () => {
     reg = await startFakeServer();
     other = await startFakeServer();
@@ -112,32 +147,8 @@ describe('RegistryClient', () => {
   });
 
   it("a push's existence check and its upload use one token with the push scope", async () => {
-    withAuth((req, res) => {
-      const u = new URL(req.url!, reg.url);
-      if (req.method === 'HEAD') {
-        res.writeHead(404);
-        return res.end();
-      }
-      if (req.method === 'POST') {
-        res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u1?_state=s' });
-        return res.end();
-      }
-      res.writeHead(201, { 'docker-content-digest': u.searchParams.get('digest') ?? '' });
-      res.end();
-    });
-    const data = Buffer.from('layer bytes');
-    const action = await pushBlob(
-      {
-        client: client(),
-        repo,
-        progress: { begin() {}, update() {}, done() {}, stop() {} },
-        signal: new AbortController().signal,
-        open: new Set<OpenUpload>(),
-      },
-      sha(data),
-      data.length,
-      async () => (await import('node:stream')).Readable.from([data]),
-    );
+    withAuth(takesUploads('/v2/team/app/blobs/uploads/u1?_state=s'));
+    const action = await pushSmallBlob();
     expect(action).toBe('pushed');
     expect(tokenRequests.map((t) => t.searchParams.getAll('scope'))).toEqual([
       ['repository:team/app:pull,push'],
@@ -446,33 +457,10 @@ describe('RegistryClient', () => {
         res.writeHead(401, { 'www-authenticate': `Bearer realm="${reg.url}/token",service="fake"` });
         return res.end();
       }
-      if (req.method === 'HEAD') {
-        res.writeHead(404);
-        return res.end();
-      }
-      if (req.method === 'POST') {
-        res.writeHead(202, { location: '/v2/team/app/blobs/uploads/u9?_state=z' });
-        return res.end();
-      }
-      res.writeHead(201, { 'docker-content-digest': u.searchParams.get('digest') ?? '' });
-      res.end();
+      takesUploads('/v2/team/app/blobs/uploads/u9?_state=z')(req, res);
     });
     const notes: string[] = [];
-    const data = Buffer.from('layer bytes');
-    const action = await pushBlob(
-      {
-        client: client(),
-        repo,
-        progress: { begin() {}, update() {}, done() {}, stop() {} },
-        signal: new AbortController().signal,
-        open: new Set<OpenUpload>(),
-        mountFrom: 'team/base',
-        note: (l) => notes.push(l),
-      },
-      sha(data),
-      data.length,
-      async () => (await import('node:stream')).Readable.from([data]),
-    );
+    const action = await pushSmallBlob({ mountFrom: 'team/base', note: (l) => notes.push(l) });
     expect(action).toBe('pushed');
     expect(notes.join('\n')).toMatch(/could not mount .* from team\/base/);
     const posts = reg.requests.filter((r) => r.method === 'POST').map((r) => r.url);
