@@ -1,7 +1,7 @@
 // The global options as a table (src/commands/option-table.ts): commander adds them to the program
 // (src/program.ts), and the commander-free `policy eval` path (src/cli.ts) reads them from the same
 // table, with the same checks.
-import type { OptionSpec } from './commands/option-table.js';
+import { type OptionSpec, valueOptionNames } from './commands/option-table.js';
 import { assertProfileName, checkBaseUrl, checkOrg } from './config/values.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 
@@ -44,9 +44,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /** The global options that take a value: an argv scan must skip their values. */
-export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
-  GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).map((o) => o.flags.split(' ')[0]!),
-);
+export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = valueOptionNames(GLOBAL_OPTIONS);
 
 /** The parsed global options, from commander's (or readFlatArgv's) attribute names. */
 export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {

@@ -10,7 +10,7 @@ export interface OptionSpec {
   description: string;
   /** A value option given more than once collects its values in order. */
   repeat?: boolean;
-  /** Checks and converts a value (throws a UsageError); given the option's long name. */
+  /** Checks and converts a value (throws a UsageError naming the option). */
   parse?: (value: string) => unknown;
 }
 
@@ -48,6 +48,16 @@ function readSpec(spec: OptionSpec): { names: string[]; read: ReadSpec } {
   const bare = negate ? long.slice(5) : long.slice(2);
   const key = bare.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   return { names, read: { key, takesValue: /[<[]/.test(spec.flags), negate, spec } };
+}
+
+/** Every name (short and long) of the options in `specs` that take a value. */
+export function valueOptionNames(specs: readonly OptionSpec[]): Set<string> {
+  return new Set(
+    specs.flatMap((spec) => {
+      const { names, read } = readSpec(spec);
+      return read.takesValue ? names : [];
+    }),
+  );
 }
 
 export interface FlatArgv {

@@ -131,3 +131,13 @@ describe('config set parsing', () => {
     );
   });
 });
+
+describe('the group named on the command line', () => {
+  it("skips every global option's value, whatever it says", async () => {
+    const { groupFromArgv } = await import('../../src/program.js');
+    expect(groupFromArgv(['--plain-http', 'policy', '--org', 'image', 'token', 'list'])).toBe('token');
+    expect(groupFromArgv(['--profile', 'rule', '--engine-host', 'x', 'image', 'ls'])).toBe('image');
+    expect(groupFromArgv(['--json', 'policy', 'eval'])).toBe('policy');
+    expect(groupFromArgv(['--', 'token'])).toBeUndefined();
+  });
+});

@@ -13,7 +13,7 @@ export async function fastEval(argv: readonly string[], deps: ContextDeps): Prom
   const parsed = readEvalArgv(argv);
   if (!parsed) return undefined;
   const opts = evalOptions(parsed.words[0], parsed.words[1], parsed.options as RawOptions);
-  return (await run(createContext(deps, globalsFrom(parsed.options)), opts)) ?? 0;
+  return run(createContext(deps, globalsFrom(parsed.options)), opts);
 }
 
 /**
