@@ -301,25 +301,11 @@ export class RegistryClient extends RegistryTransport {
     start: number,
     length: number,
   ): Promise<UploadState> {
-    const what = `uploading to ${repo.registry}/${repo.repository}`;
-    const res = await this.send(repo, {
-      method: 'PATCH',
-      url: location,
-      actions: ['pull', 'push'],
-      headers: {
-        'content-type': 'application/octet-stream',
-        'content-length': String(length),
-        'content-range': `${start}-${start + length - 1}`,
-      },
-      body,
-      timeoutMs: 120_000,
-      what,
+    const sent = await this.patch(repo, location, body, {
+      'content-length': String(length),
+      'content-range': `${start}-${start + length - 1}`,
     });
-    await this.expect(res, [202, 204], what);
-    await res.dump().catch(() => undefined);
-    const next = this.location(res, what, location);
-    const reported = rangeEnd(res.headers.range);
-    return { location: next, offset: Math.max(reported ?? 0, start + length) };
+    return { location: sent.location, offset: Math.max(sent.offset ?? 0, start + length) };
   }
 
   /**
@@ -327,19 +313,30 @@ export class RegistryClient extends RegistryTransport {
    * blob made on the way is sent; answers the new location and the registry's offset.
    */
   async streamUpload(repo: RepositoryName, location: string, body: RequestBody): Promise<UploadState> {
+    const sent = await this.patch(repo, location, body, {});
+    return { location: sent.location, offset: sent.offset ?? 0 };
+  }
+
+  /** One PATCH of an upload: the next location, and the offset the registry reports (if any). */
+  private async patch(
+    repo: RepositoryName,
+    location: string,
+    body: RequestBody,
+    headers: Record<string, string>,
+  ): Promise<{ location: string; offset: number | undefined }> {
     const what = `uploading to ${repo.registry}/${repo.repository}`;
     const res = await this.send(repo, {
       method: 'PATCH',
       url: location,
       actions: ['pull', 'push'],
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { 'content-type': 'application/octet-stream', ...headers },
       body,
       timeoutMs: 120_000,
       what,
     });
     await this.expect(res, [202, 204], what);
     await res.dump().catch(() => undefined);
-    return { location: this.location(res, what, location), offset: rangeEnd(res.headers.range) ?? 0 };
+    return { location: this.location(res, what, location), offset: rangeEnd(res.headers.range) };
   }
 
   /** PUT ?digest= to finish an upload, with the rest of the bytes (monolithic) or none. */
