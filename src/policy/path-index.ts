@@ -16,23 +16,32 @@ function asciiOf(b: Uint8Array, s: number, e: number): string {
   return out;
 }
 
+/** A node's record in `FilesystemIndex.nodes`: its flags, `**` child, entries and walk mark. */
+const NODE = 4;
+const FLAGS = 0;
+const GLOBSTAR = 1;
+const END = 2;
+const MARK = 3;
+/** Flags: entered through `**` (it may take any further segments itself). */
+const LOOPS = 1;
+/** Flags: it has literal children (in `edges`). */
+const HAS_LIT = 2;
+/** Flags: it has `*` children (in `globs`). */
+const HAS_GLOBS = 4;
+
 export class FilesystemIndex {
   private readonly edges = new EdgeTable();
-  /** Per node: 1 when entered through `**` (it may take any further segments itself). */
-  private readonly loops: number[] = [];
-  /** Per node: 1 when it has literal children (in `edges`). */
-  private readonly hasLit: number[] = [];
-  /** Per node: the node reached through a `**` segment, or -1. */
-  private readonly globstar: number[] = [];
-  private readonly globs: ({ seg: PathSegment; node: number }[] | null)[] = [];
   /**
-   * Per node, the entries of the paths that end there: -1 (none), an entry id (one entry, the
-   * common case: no object to load), or -2 - i for `buckets[i]`.
+   * Per node, NODE ints side by side (one load from memory per node a walk visits, once the rule
+   * set outgrows the caches): its flags, the node reached through a `**` segment or -1, the entries
+   * of the paths that end there, and the step of the walk that last added it (no node twice in one
+   * step). Entries are -1 (none), an entry id (one entry, the common case: no object to load), or
+   * -2 - i for `buckets[i]`.
    */
-  private readonly end: number[] = [];
+  private nodes: Int32Array<ArrayBuffer> = new Int32Array(16 * NODE);
+  private count = 0;
+  private readonly globs: ({ seg: PathSegment; node: number }[] | null)[] = [];
   private readonly buckets: Bucket[] = [];
-  /** Per node: the step of the walk that last added it (no node twice in one step). */
-  private mark: Int32Array<ArrayBuffer> = new Int32Array(16);
   private gen = 0;
   private readonly absolute = this.node(false);
   private readonly home = this.node(false);
@@ -40,13 +49,14 @@ export class FilesystemIndex {
   private nxt: number[] = [];
 
   private node(loops: boolean): number {
-    const n = this.loops.length;
-    this.loops.push(loops ? 1 : 0);
-    this.hasLit.push(0);
-    this.globstar.push(-1);
+    const n = this.count++;
+    this.nodes = roomFor(this.nodes, this.count * NODE);
+    const at = n * NODE;
+    this.nodes[at + FLAGS] = loops ? LOOPS : 0;
+    this.nodes[at + GLOBSTAR] = -1;
+    this.nodes[at + END] = -1;
+    this.nodes[at + MARK] = 0;
     this.globs.push(null);
-    this.end.push(-1);
-    this.mark = roomFor(this.mark, n + 1);
     return n;
   }
 
@@ -60,12 +70,13 @@ export class FilesystemIndex {
         if (child < 0) {
           child = this.node(false);
           this.edges.insert(key, node, seg.text, child);
-          this.hasLit[node] = 1;
+          this.nodes[node * NODE + FLAGS]! |= HAS_LIT;
         }
         node = child;
       } else if (seg.kind === 'glob') {
         const list = this.globs[node] ?? [];
         this.globs[node] = list;
+        this.nodes[node * NODE + FLAGS]! |= HAS_GLOBS;
         let g = list.find((x) => x.seg.text === seg.text);
         if (!g) {
           g = { seg, node: this.node(false) };
@@ -73,36 +84,42 @@ export class FilesystemIndex {
         }
         node = g.node;
       } else {
-        if (this.globstar[node]! < 0) this.globstar[node] = this.node(true);
-        node = this.globstar[node]!;
+        if (this.nodes[node * NODE + GLOBSTAR]! < 0) {
+          const child = this.node(true);
+          this.nodes[node * NODE + GLOBSTAR] = child;
+        }
+        node = this.nodes[node * NODE + GLOBSTAR]!;
       }
     }
-    const ref = this.end[node]!;
+    const at = node * NODE + END;
+    const ref = this.nodes[at]!;
     if (ref === -1) {
-      this.end[node] = id;
+      this.nodes[at] = id;
       return;
     }
     if (ref >= 0) {
       const b = new Bucket();
       b.add(ref, 0);
-      this.end[node] = -2 - this.buckets.length;
+      this.nodes[at] = -2 - this.buckets.length;
       this.buckets.push(b);
     }
-    this.buckets[-2 - this.end[node]!]!.add(id, 0);
+    this.buckets[-2 - this.nodes[at]!]!.add(id, 0);
   }
 
   private push(list: number[], n: number): void {
-    if (this.mark[n] === this.gen) return;
-    this.mark[n] = this.gen;
+    const nodes = this.nodes;
+    const at = n * NODE;
+    if (nodes[at + MARK] === this.gen) return;
+    nodes[at + MARK] = this.gen;
     list.push(n);
-    const g = this.globstar[n]!;
+    const g = nodes[at + GLOBSTAR]!;
     if (g >= 0) this.push(list, g);
   }
 
   /** A new step of the walk; marks restart before the counter could wrap around to an old one. */
   private step(): void {
     if (this.gen === 0x7fffffff) {
-      this.mark.fill(0);
+      for (let at = MARK; at < this.nodes.length; at += NODE) this.nodes[at] = 0;
       this.gen = 0;
     }
     this.gen++;
@@ -159,14 +176,14 @@ export class FilesystemIndex {
     while (nxt.length > 0) nxt.pop();
     for (let i = 0; i < cur.length; i++) {
       const n = cur[i]!;
-      if (this.loops[n] === 1) this.push(nxt, n);
-      if (this.hasLit[n] === 1) {
+      const flags = this.nodes[n * NODE + FLAGS]!;
+      if ((flags & LOOPS) !== 0) this.push(nxt, n);
+      if ((flags & HAS_LIT) !== 0) {
         const c = this.edges.find(edgeKey(h, n), n, s);
         if (c >= 0) this.push(nxt, c);
       }
-      const globs = this.globs[n];
-      if (globs) {
-        for (const g of globs) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
+      if ((flags & HAS_GLOBS) !== 0) {
+        for (const g of this.globs[n]!) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
       }
     }
     this.cur = nxt;
@@ -183,15 +200,15 @@ export class FilesystemIndex {
     while (nxt.length > 0) nxt.pop();
     for (let i = 0; i < cur.length; i++) {
       const n = cur[i]!;
-      if (this.loops[n] === 1) this.push(nxt, n);
-      if (this.hasLit[n] === 1) {
+      const flags = this.nodes[n * NODE + FLAGS]!;
+      if ((flags & LOOPS) !== 0) this.push(nxt, n);
+      if ((flags & HAS_LIT) !== 0) {
         const c = this.edges.findBytes(edgeKey(h, n), n, b, s, e - s);
         if (c >= 0) this.push(nxt, c);
       }
-      const globs = this.globs[n];
-      if (globs) {
+      if ((flags & HAS_GLOBS) !== 0) {
         if (text === null) text = asciiOf(b, s, e);
-        for (const g of globs) if (matchSegment(g.seg, text)) this.push(nxt, g.node);
+        for (const g of this.globs[n]!) if (matchSegment(g.seg, text)) this.push(nxt, g.node);
       }
     }
     this.cur = nxt;
@@ -202,7 +219,7 @@ export class FilesystemIndex {
   private ends(out: Hits): void {
     const cur = this.cur;
     for (let i = 0; i < cur.length; i++) {
-      const ref = this.end[cur[i]!]!;
+      const ref = this.nodes[cur[i]! * NODE + END]!;
       if (ref >= 0) out.push(ref);
       else if (ref !== -1) collect(this.buckets[-2 - ref]!, 0, out);
     }

@@ -1,7 +1,7 @@
 // The literal edges of a path index's trie (path-index.ts), flat, and the hashes that key them.
 // Pure: no IO.
 import { FNV_OFFSET, FNV_PRIME, finish } from './bucket.js';
-import { placeInSlots, roomFor } from './flat-slots.js';
+import { KeyFilter, overLoaded, placeInSlots, roomFor } from './flat-slots.js';
 
 /**
  * Literal edges of the trie, flat: one open-addressed table keyed by a hash of (parent, segment),
@@ -16,9 +16,15 @@ export class EdgeTable {
   /** Per slot, 2 ints: the edge's key, and its record's offset + 1 (0: empty). */
   table = new Int32Array(256);
   mask = 127;
+  /**
+   * The keys of the edges: a step that takes no edge (under a `**` with many literal children, say)
+   * mostly costs no load from the table.
+   */
+  filter = new KeyFilter();
 
   /** The child of `parent` through segment `s` whose key is `key`, or -1. */
   find(key: number, parent: number, s: string): number {
+    if (!this.filter.maybe(key)) return -1;
     const table = this.table;
     const mask = this.mask;
     const len = s.length;
@@ -39,6 +45,7 @@ export class EdgeTable {
 
   /** `find` for the segment b[s, s + len), all ASCII (a byte is then its character's code). */
   findBytes(key: number, parent: number, b: Uint8Array, s: number, len: number): number {
+    if (!this.filter.maybe(key)) return -1;
     const table = this.table;
     const mask = this.mask;
     for (let i = key & mask; ; i = (i + 1) & mask) {
@@ -70,8 +77,9 @@ export class EdgeTable {
     this.recs[r + 2] = s.length;
     for (let i = 0; i < s.length; i++) this.chars[2 * (r + 3) + i] = s.charCodeAt(i);
     this.count++;
-    if (this.count * 2 > this.mask + 1) this.rehash();
+    if (overLoaded(this.count, this.mask)) this.rehash();
     else this.place(key, r);
+    this.filter.add(key);
   }
 
   private place(key: number, r: number): void {
@@ -82,11 +90,14 @@ export class EdgeTable {
     const size = (this.mask + 1) * 2;
     this.table = new Int32Array(2 * size);
     this.mask = size - 1;
+    this.filter.resize(size);
     for (let r = 0; r < this.used; r += 3 + ((this.recs[r + 2]! + 1) >> 1)) {
       const off = 2 * (r + 3);
       let h = FNV_OFFSET;
       for (let i = 0; i < this.recs[r + 2]!; i++) h = Math.imul(h ^ this.chars[off + i]!, FNV_PRIME);
-      this.place(edgeKey(h, this.recs[r]!), r);
+      const key = edgeKey(h, this.recs[r]!);
+      this.place(key, r);
+      this.filter.add(key);
     }
   }
 }

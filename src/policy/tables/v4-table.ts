@@ -1,6 +1,7 @@
 // The IPv4 CIDRs of one prefix length: entries keyed by the prefix's bits in one flat
 // open-addressed table. Pure: no IO.
 import { addRef, type Bucket, emitRef, finish, type Hits } from './bucket.js';
+import { overLoaded } from './flat-slots.js';
 
 /**
  * Per slot, 3 ints: the key (a prefix's bits, as an int32), then a ref and its port (bucket.ts's
@@ -19,7 +20,7 @@ export class V4Table {
     const fresh = this.slots[at + 1] === -1;
     if (fresh) this.slots[at] = key;
     addRef(this.slots, at + 1, this.buckets, id, port);
-    if (fresh && ++this.count * 2 > this.mask + 1) this.grow();
+    if (fresh && overLoaded(++this.count, this.mask)) this.grow();
   }
 
   /** Adds the entries under `key` that apply on `port`. */
