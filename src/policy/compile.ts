@@ -10,8 +10,8 @@ import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_AC
 import { parseNetworkResource } from './network.js';
 import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
-import { homeSegmentsOf, parseFilesystemResource } from './path.js';
-import { FilesystemIndex } from './path-index.js';
+import { homeSegmentsOf, PathScratch, parseFilesystemResource } from './path.js';
+import { charsOf, FilesystemIndex } from './path-index.js';
 import { type LineTails, sharedResults } from './results.js';
 
 export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
@@ -60,8 +60,12 @@ export interface CompiledPolicySet {
   readonly hits: Hits;
   /** @internal scratch: those entries, sorted, when several matched */
   readonly scratch: Entry[];
+  /** @internal scratch: the path being decided (its characters) */
+  readonly path: PathScratch;
   /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
   readonly homeSegments: readonly string[] | null;
+  /** @internal those segments as characters, `home/me`, which a `~/` path's absolute spelling starts with */
+  readonly homeChars: Uint16Array | null;
 }
 
 export interface CompileOptions {
@@ -138,6 +142,7 @@ export function compilePolicies(
   }
   const frozenNE = Object.freeze(notEvaluated) as NotEvaluated[];
   const shared = sharedResults(entries, frozenNE, NO_MATCH_REASON);
+  const homeSegments = homeSegmentsOf(options.home);
   return {
     policies,
     notEvaluated: frozenNE,
@@ -159,6 +164,8 @@ export function compilePolicies(
     host: new HostScratch(),
     hits: new Hits(),
     scratch: [],
-    homeSegments: homeSegmentsOf(options.home),
+    path: new PathScratch(),
+    homeSegments,
+    homeChars: homeSegments === null ? null : charsOf(homeSegments.join('/')),
   };
 }

@@ -102,7 +102,7 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
     }
   } else {
     const fs = pathIndex(set, action);
-    if (fs !== null) lookupPath(set, fs, parseFilesystemDestination(destination));
+    if (fs !== null) lookupPath(set, fs, destination);
     else lookupRequest(set, action, destination);
   }
   return hitsCode(set);
@@ -157,21 +157,11 @@ export function decidePathBytes(
   s: number,
   e: number,
 ): number {
-  const from = normalPathStart(b, s, e);
+  const n = set.path.loadBytes(b, s, e);
+  const from = normalPathStart(set.path.chars, 0, n);
   if (from < 0) return NOT_PLAIN;
   set.hits.n = 0;
-  const fs = write ? set.write : set.read;
-  const home = b[s] === 126;
-  fs.lookupBytes(home, null, b, from, e, set.hits);
-  // the other spelling under home, as lookupPath does
-  const hs = set.homeSegments;
-  if (hs !== null) {
-    if (home) fs.lookupBytes(false, hs, b, from, e, set.hits);
-    else {
-      const tail = homeTail(b, from, e, hs);
-      if (tail >= 0) fs.lookupBytes(true, null, b, tail, e, set.hits);
-    }
-  }
+  lookupPathChars(set, write ? set.write : set.read, from, n);
   return hitsCode(set);
 }
 
@@ -207,18 +197,38 @@ function pathIndex(set: CompiledPolicySet, action: string): FilesystemIndex | nu
 }
 
 /**
- * Adds the hits of a path, and of its other spelling under home (`~/x` ↔ `/home/me/x`) if known;
- * returns that spelling.
+ * Adds the hits of a path: read in place when in normal form (the common case), else parsed and
+ * normalized first (or refused, throwing ValidationError); returns the parsed path, if it was.
  */
-function lookupPath(
-  set: CompiledPolicySet,
-  fs: FilesystemIndex,
-  fd: FilesystemDestination,
-): FilesystemDestination | null {
-  fs.lookup(fd, set.hits);
-  const alias = set.homeSegments === null ? null : homeAlias(fd, set.homeSegments);
-  if (alias !== null) fs.lookup(alias, set.hits);
-  return alias;
+function lookupPath(set: CompiledPolicySet, fs: FilesystemIndex, path: string): FilesystemDestination | null {
+  const n = set.path.load(path);
+  const from = normalPathStart(set.path.chars, 0, n);
+  if (from >= 0) {
+    lookupPathChars(set, fs, from, n);
+    return null;
+  }
+  const fd = parseFilesystemDestination(path);
+  const normal = set.path.load(fd.path);
+  // `/` and `~` alone have no segment: the walk ends at the root
+  lookupPathChars(set, fs, fd.segments.length === 0 ? normal : fd.home ? 2 : 1, normal);
+  return fd;
+}
+
+/**
+ * Adds the hits of the normal path in set.path.chars[0, end), whose segments start at `from` (end
+ * when it has none), and of its other spelling under home (`~/x` and `/home/me/x`) when home is known.
+ */
+function lookupPathChars(set: CompiledPolicySet, fs: FilesystemIndex, from: number, end: number): void {
+  const c = set.path.chars;
+  const home = c[0] === 126;
+  fs.lookup(home, null, c, from, end, set.hits);
+  const hs = set.homeSegments;
+  if (hs === null) return;
+  if (home) fs.lookup(false, set.homeChars, c, from, end, set.hits);
+  else {
+    const tail = homeTail(c, from, end, hs);
+    if (tail >= 0) fs.lookup(true, null, c, tail, end, set.hits);
+  }
 }
 
 /** `evaluate` with `explain`: every matching resource of every rule, and why it matched. */
@@ -237,8 +247,8 @@ function explained(set: CompiledPolicySet, action: string, destination: string):
       lookupRequest(set, action, destination) ?? parseHttpRequest(destination, set.pathBounds, set.host);
     return combine(set, true, req.dest, null, null, req);
   }
-  const fd = parseFilesystemDestination(destination);
-  const alias = lookupPath(set, fs, fd);
+  const fd = lookupPath(set, fs, destination) ?? parseFilesystemDestination(destination);
+  const alias = set.homeSegments === null ? null : homeAlias(fd, set.homeSegments);
   return combine(set, true, null, fd, alias);
 }
 

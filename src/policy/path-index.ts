@@ -3,17 +3,24 @@
 // (node, segment), `*` segments are matchers, `**` is a node that loops. No regular expression is
 // built from user input. Pure: no IO.
 
-import type { FilesystemDestination, FilesystemPattern, PathSegment } from './path.js';
+import type { FilesystemPattern, PathSegment } from './path.js';
 import { matchSegment } from './path-match.js';
 import { Bucket, collect, type Hits } from './tables/bucket.js';
-import { bytesHash, EdgeTable, edgeKey, segmentHash } from './tables/edge-table.js';
+import { EdgeTable, edgeKey, segmentHash } from './tables/edge-table.js';
 import { roomFor } from './tables/flat-slots.js';
 
-/** b[s, e), all ASCII, as a string (for a `*` matcher, which reads strings). */
-function asciiOf(b: Uint8Array, s: number, e: number): string {
+/** c[s, e) as a string (for a `*` matcher, which reads strings). */
+function textOf(c: Uint16Array, s: number, e: number): string {
   let out = '';
-  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]!);
+  for (let i = s; i < e; i++) out += String.fromCharCode(c[i]!);
   return out;
+}
+
+/** A string's UTF-16 code units. */
+export function charsOf(text: string): Uint16Array {
+  const c = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) c[i] = text.charCodeAt(i);
+  return c;
 }
 
 /** A node's record in `FilesystemIndex.nodes`: its flags, `**` child, entries and walk mark. */
@@ -65,8 +72,9 @@ export class FilesystemIndex {
     let node = p.home ? this.home : this.absolute;
     for (const seg of p.segments) {
       if (seg.kind === 'lit') {
-        const key = edgeKey(segmentHash(seg.text), node);
-        let child = this.edges.find(key, node, seg.text);
+        const text = charsOf(seg.text);
+        const key = edgeKey(segmentHash(text, 0, text.length), node);
+        let child = this.edges.find(key, node, text, 0, text.length);
         if (child < 0) {
           child = this.node(false);
           this.edges.insert(key, node, seg.text, child);
@@ -125,76 +133,45 @@ export class FilesystemIndex {
     this.gen++;
   }
 
-  lookup(d: FilesystemDestination, out: Hits): void {
-    this.begin(d.home);
-    const segs = d.segments;
-    for (let k = 0; k < segs.length && this.cur.length > 0; k++) this.stepText(segs[k]!);
-    this.ends(out);
-  }
-
   /**
-   * `lookup` of a path read in place: the ASCII segments of b[from, end) (a path in normal form, its
-   * root already read: `home` for `~/`), after the segments of `prefix` if any (home's, for the
-   * absolute spelling of a `~/` path). No string is made but for a segment a `*` matcher reads.
+   * The entries of the path whose segments are c[from, end) (a path in normal form, its root already
+   * read: `home` for `~/`; from === end for the root alone), after the segments of `prefix` if any
+   * (home's, `home/me`, for the absolute spelling of a `~/` path). No string is made but for a
+   * segment a `*` matcher reads.
    */
-  lookupBytes(
+  lookup(
     home: boolean,
-    prefix: readonly string[] | null,
-    b: Uint8Array,
+    prefix: Uint16Array | null,
+    c: Uint16Array,
     from: number,
     end: number,
     out: Hits,
   ): void {
-    this.begin(home);
-    if (prefix !== null) {
-      for (let k = 0; k < prefix.length && this.cur.length > 0; k++) this.stepText(prefix[k]!);
-    }
-    let s = from;
-    while (s < end && this.cur.length > 0) {
-      let e = s;
-      while (e < end && b[e] !== 47) e++;
-      this.stepBytes(b, s, e);
-      s = e + 1;
-    }
-    this.ends(out);
-  }
-
-  /** The walk's first step: its root. */
-  private begin(home: boolean): void {
     const cur = this.cur;
     while (cur.length > 0) cur.pop();
     this.step();
     this.push(cur, home ? this.home : this.absolute);
+    if (prefix !== null) this.walk(prefix, 0, prefix.length);
+    this.walk(c, from, end);
+    this.ends(out);
   }
 
-  /** One step of the walk through the segment `s`. */
-  private stepText(s: string): void {
-    const cur = this.cur;
-    const nxt = this.nxt;
-    const h = segmentHash(s);
-    this.step();
-    while (nxt.length > 0) nxt.pop();
-    for (let i = 0; i < cur.length; i++) {
-      const n = cur[i]!;
-      const flags = this.nodes[n * NODE + FLAGS]!;
-      if ((flags & LOOPS) !== 0) this.push(nxt, n);
-      if ((flags & HAS_LIT) !== 0) {
-        const c = this.edges.find(edgeKey(h, n), n, s);
-        if (c >= 0) this.push(nxt, c);
-      }
-      if ((flags & HAS_GLOBS) !== 0) {
-        for (const g of this.globs[n]!) if (matchSegment(g.seg, s)) this.push(nxt, g.node);
-      }
+  /** Steps through each segment of c[from, end) (none when from === end) while any node is left. */
+  private walk(c: Uint16Array, from: number, end: number): void {
+    let s = from;
+    while (s < end && this.cur.length > 0) {
+      let e = s;
+      while (e < end && c[e] !== 47) e++;
+      this.stepThrough(c, s, e);
+      s = e + 1;
     }
-    this.cur = nxt;
-    this.nxt = cur;
   }
 
-  /** `stepText` for the ASCII segment b[s, e). */
-  private stepBytes(b: Uint8Array, s: number, e: number): void {
+  /** One step of the walk through the segment c[s, e). */
+  private stepThrough(c: Uint16Array, s: number, e: number): void {
     const cur = this.cur;
     const nxt = this.nxt;
-    const h = bytesHash(b, s, e);
+    const h = segmentHash(c, s, e);
     let text: string | null = null;
     this.step();
     while (nxt.length > 0) nxt.pop();
@@ -203,11 +180,11 @@ export class FilesystemIndex {
       const flags = this.nodes[n * NODE + FLAGS]!;
       if ((flags & LOOPS) !== 0) this.push(nxt, n);
       if ((flags & HAS_LIT) !== 0) {
-        const c = this.edges.findBytes(edgeKey(h, n), n, b, s, e - s);
-        if (c >= 0) this.push(nxt, c);
+        const child = this.edges.find(edgeKey(h, n), n, c, s, e - s);
+        if (child >= 0) this.push(nxt, child);
       }
       if ((flags & HAS_GLOBS) !== 0) {
-        if (text === null) text = asciiOf(b, s, e);
+        text ??= textOf(c, s, e);
         for (const g of this.globs[n]!) if (matchSegment(g.seg, text)) this.push(nxt, g.node);
       }
     }

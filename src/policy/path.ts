@@ -112,8 +112,6 @@ export function parseFilesystemResource(value: string): FilesystemPattern {
  * (`/..` stays `/`; `..` above `~` is refused, since hubctl does not know the home directory).
  */
 export function parseFilesystemDestination(value: string): FilesystemDestination {
-  const segments = normalSegments(value);
-  if (segments !== null) return { home: value.charCodeAt(0) === 126, segments, path: value };
   const root = rootOf(value);
   if (typeof root === 'string') throw badPath(value, root);
   const texts = rawSegments(value, root.start);
@@ -130,50 +128,52 @@ export function parseFilesystemDestination(value: string): FilesystemDestination
 }
 
 /**
- * The segments of a path already in normal form (`/a/b`, `~/a`: no empty, `.` or `..` segment, no
- * trailing `/`), read in one scan; null for any other path, which takes the general parser. The
- * common case of a batch, and it needs no normalized copy of the text.
+ * The characters of the path being decided, as UTF-16 code units: filled from a string or, by
+ * `policy eval --batch`, from the input bytes, so that a path is walked by one implementation and
+ * needs no string. Owned by a compiled set (no state in a module); grows for a longer path.
  */
-function normalSegments(value: string): string[] | null {
-  const n = value.length;
-  const c0 = value.charCodeAt(0);
-  let from: number;
-  if (c0 === 47) from = 1;
-  else if (c0 === 126 && value.charCodeAt(1) === 47) from = 2;
-  else return null;
-  if (from >= n) return null;
-  const segs: string[] = [];
-  for (let i = from; i <= n; i++) {
-    const c = i === n ? 47 : value.charCodeAt(i);
-    if (c === 0) return null;
-    if (c !== 47) continue;
-    const len = i - from;
-    if (len === 0) return null;
-    if (value.charCodeAt(from) === 46 && (len === 1 || (len === 2 && value.charCodeAt(from + 1) === 46))) {
-      return null;
-    }
-    segs.push(value.slice(from, i));
-    from = i + 1;
+export class PathScratch {
+  chars = new Uint16Array(1024);
+
+  /** Fills `chars` with `value`; returns its length. */
+  load(value: string): number {
+    const n = value.length;
+    if (n > this.chars.length) this.chars = new Uint16Array(Math.max(n, this.chars.length * 2));
+    const c = this.chars;
+    for (let i = 0; i < n; i++) c[i] = value.charCodeAt(i);
+    return n;
   }
-  return segs;
+
+  /** Fills `chars` with the bytes b[s, e) (ASCII: a byte is its character's code); returns the length. */
+  loadBytes(b: Uint8Array, s: number, e: number): number {
+    const n = e - s;
+    if (n > this.chars.length) this.chars = new Uint16Array(Math.max(n, this.chars.length * 2));
+    const c = this.chars;
+    for (let i = 0; i < n; i++) c[i] = b[s + i]!;
+    return n;
+  }
 }
 
 /**
- * `normalSegments` for a path read in place, b[s, e) of printable ASCII: where its first segment
- * starts (after `/` or `~/`) when the path is in normal form, else -1 (it then takes the parser).
+ * Where the first segment of the path c[s, e) starts (after `/` or `~/`) when it is in normal form
+ * (no empty, `.` or `..` segment, no trailing `/`, not `/` or `~` alone), else -1: it then takes
+ * the parser, which also refuses NUL.
  */
-export function normalPathStart(b: Uint8Array, s: number, e: number): number {
+export function normalPathStart(c: Uint16Array, s: number, e: number): number {
   let from: number;
-  if (b[s] === 47) from = s + 1;
-  else if (b[s] === 126 && s + 1 < e && b[s + 1] === 47) from = s + 2;
+  if (c[s] === 47) from = s + 1;
+  else if (c[s] === 126 && s + 1 < e && c[s + 1] === 47) from = s + 2;
   else return -1;
   if (from >= e) return -1;
   const first = from;
   for (let i = from; i <= e; i++) {
-    if (i < e && b[i] !== 47) continue;
+    if (i < e && c[i] !== 47) {
+      if (c[i] === 0) return -1;
+      continue;
+    }
     const len = i - from;
     if (len === 0) return -1;
-    if (b[from] === 46 && (len === 1 || (len === 2 && b[from + 1] === 46))) return -1;
+    if (c[from] === 46 && (len === 1 || (len === 2 && c[from + 1] === 46))) return -1;
     from = i + 1;
   }
   return first;
@@ -199,19 +199,19 @@ export function homeAlias(
 }
 
 /**
- * `homeAlias` of an absolute path read in place (its segments b[from, e), in normal form): where the
+ * `homeAlias` of an absolute path read in place (its segments c[from, e), in normal form): where the
  * rest after the home directory's segments starts (e when nothing is left), or -1 when the path is
  * not under home.
  */
-export function homeTail(b: Uint8Array, from: number, e: number, homeSegments: readonly string[]): number {
+export function homeTail(c: Uint16Array, from: number, e: number, homeSegments: readonly string[]): number {
   let p = from;
   for (let k = 0; k < homeSegments.length; k++) {
     const seg = homeSegments[k]!;
     const q = p + seg.length;
     if (q > e) return -1;
-    for (let j = 0; j < seg.length; j++) if (b[p + j] !== seg.charCodeAt(j)) return -1;
+    for (let j = 0; j < seg.length; j++) if (c[p + j] !== seg.charCodeAt(j)) return -1;
     if (q === e) return k === homeSegments.length - 1 ? e : -1;
-    if (b[q] !== 47) return -1;
+    if (c[q] !== 47) return -1;
     p = q + 1;
   }
   return p;

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies, evaluate } from '../../src/policy/engine.js';
 import { homeAlias, homeSegmentsOf, parseFilesystemDestination } from '../../src/policy/path.js';
+import { naiveEvaluate } from '../support/naive-evaluator.js';
 import { runCli } from '../support/run-cli.js';
 
 const policy = JSON.stringify({
@@ -45,6 +47,85 @@ describe('~ and the home directory', () => {
       }),
     ]);
     expect(evaluate(set, 'read', '/home/other/src/a.go').decision).toBe('deny');
+  });
+
+  it('decides a path read in place as the naive evaluator decides both its spellings, odd paths refused alike', async () => {
+    // The reference: the naive evaluator on the parsed path and on its other spelling under home,
+    // deny winning over both; a path the parser refuses is refused by the engine too.
+    const rules = [
+      { name: 'src', actions: ['read'], decision: 'allow', resources: ['~/src/**', '/opt/*/bin'] },
+      { name: 'keys', actions: ['read'], decision: 'deny', resources: ['/home/me/.ssh/**', '~/src/secret'] },
+      { name: 'home', actions: ['read'], decision: 'allow', resources: ['/home/me', '~/é/*.txt'] },
+      { name: 'all', actions: ['read'], decision: 'allow', resources: ['/home/**/x'] },
+    ];
+    const docs = await parsePolicyDocument(JSON.stringify({ name: 'fs', rules }), 'p.json');
+    const set = compilePolicies(docs, { home: '/home/me' });
+    const home = homeSegmentsOf('/home/me')!;
+    const decide = (path: string) => {
+      try {
+        const r = evaluate(set, 'read', path);
+        return { decision: r.decision, rules: r.matched.map((m) => m.rule).sort() };
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const reference = (path: string) => {
+      let fd: ReturnType<typeof parseFilesystemDestination>;
+      try {
+        fd = parseFilesystemDestination(path);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      const spellings = [fd.path, homeAlias(fd, home)?.path].filter((x) => x !== undefined);
+      const matched = spellings.flatMap((x) => naiveEvaluate(docs, 'read', x).matched);
+      const deny = matched.some((m) => m.decision === 'deny');
+      const deciding = matched.filter((m) => (m.decision === 'deny') === deny).map((m) => m.rule);
+      return {
+        decision: deny || matched.length === 0 ? 'deny' : 'allow',
+        rules: [...new Set(deciding)].sort(),
+      };
+    };
+    const seg = fc.constantFrom(
+      'home',
+      'me',
+      'src',
+      'secret',
+      '.ssh',
+      'x',
+      'opt',
+      'a',
+      'bin',
+      'é',
+      'n.txt',
+      '.',
+      '..',
+      '',
+      'a\0b',
+    );
+    const path = fc
+      .tuple(fc.constantFrom('/', '~/', '~', '', '~me/'), fc.array(seg, { maxLength: 5 }))
+      .map(([root, segs]) => root + segs.join('/'));
+    const odd = [
+      '/',
+      '~',
+      '~/',
+      '/home/me',
+      '/home/me/',
+      '/home/me/.',
+      '/home/mex',
+      '/home',
+      '~/src/../.ssh/k',
+    ];
+    for (const p of odd) expect(decide(p), p).toEqual(reference(p));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(decide(p), p).toEqual(reference(p));
+      }),
+      { numRuns: 3_000 },
+    );
+    // both answers occur, so the comparison tells them apart
+    expect(decide('/home/me/src/a')).toMatchObject({ decision: 'allow' });
+    expect(decide('~/.ssh/k')).toMatchObject({ decision: 'deny' });
   });
 
   it('policy eval uses $HOME, so a path the shell expanded matches ~ rules', async () => {

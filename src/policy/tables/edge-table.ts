@@ -22,29 +22,8 @@ export class EdgeTable {
    */
   filter = new KeyFilter();
 
-  /** The child of `parent` through segment `s` whose key is `key`, or -1. */
-  find(key: number, parent: number, s: string): number {
-    if (!this.filter.maybe(key)) return -1;
-    const table = this.table;
-    const mask = this.mask;
-    const len = s.length;
-    for (let i = key & mask; ; i = (i + 1) & mask) {
-      const v = table[2 * i + 1]!;
-      if (v === 0) return -1;
-      if (table[2 * i] !== key) continue;
-      const r = v - 1;
-      const recs = this.recs;
-      if (recs[r] !== parent || recs[r + 2] !== len) continue;
-      const chars = this.chars;
-      const off = 2 * (r + 3);
-      let j = 0;
-      while (j < len && chars[off + j] === s.charCodeAt(j)) j++;
-      if (j === len) return recs[r + 1]!;
-    }
-  }
-
-  /** `find` for the segment b[s, s + len), all ASCII (a byte is then its character's code). */
-  findBytes(key: number, parent: number, b: Uint8Array, s: number, len: number): number {
+  /** The child of `parent` through the segment c[s, s + len) whose key is `key`, or -1. */
+  find(key: number, parent: number, c: Uint16Array, s: number, len: number): number {
     if (!this.filter.maybe(key)) return -1;
     const table = this.table;
     const mask = this.mask;
@@ -58,7 +37,7 @@ export class EdgeTable {
       const chars = this.chars;
       const off = 2 * (r + 3);
       let j = 0;
-      while (j < len && chars[off + j] === b[s + j]) j++;
+      while (j < len && chars[off + j] === c[s + j]) j++;
       if (j === len) return recs[r + 1]!;
     }
   }
@@ -93,8 +72,7 @@ export class EdgeTable {
     this.filter.resize(size);
     for (let r = 0; r < this.used; r += 3 + ((this.recs[r + 2]! + 1) >> 1)) {
       const off = 2 * (r + 3);
-      let h = FNV_OFFSET;
-      for (let i = 0; i < this.recs[r + 2]!; i++) h = Math.imul(h ^ this.chars[off + i]!, FNV_PRIME);
+      const h = segmentHash(this.chars, off, off + this.recs[r + 2]!);
       const key = edgeKey(h, this.recs[r]!);
       this.place(key, r);
       this.filter.add(key);
@@ -102,17 +80,10 @@ export class EdgeTable {
   }
 }
 
-/** The hash of a segment's characters (FNV-1a), computed once per segment of a request. */
-export function segmentHash(s: string): number {
+/** The hash of the segment c[s, e) (FNV-1a), computed once per segment of a request. */
+export function segmentHash(c: Uint16Array, s: number, e: number): number {
   let h = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
-/** `segmentHash` of the ASCII segment b[s, e). */
-export function bytesHash(b: Uint8Array, s: number, e: number): number {
-  let h = FNV_OFFSET;
-  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
+  for (let i = s; i < e; i++) h = Math.imul(h ^ c[i]!, FNV_PRIME);
   return h;
 }
 
