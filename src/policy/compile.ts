@@ -5,8 +5,8 @@
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import type { PolicyDoc } from './document.js';
-import { HttpIndex, PathBounds, parseHttpPattern } from './http.js';
-import { type Decision, domainOfAction, HTTP_ACTIONS, httpResourceText, KNOWN_ACTIONS } from './model.js';
+import { HTTP_METHOD_BIT, HttpIndex, PathBounds, parseHttpPattern } from './http.js';
+import { type Decision, domainOfAction, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
 import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
@@ -50,8 +50,8 @@ export interface CompiledPolicySet {
   readonly read: FilesystemIndex;
   /** @internal */
   readonly write: FilesystemIndex;
-  /** @internal the HTTP rules of each `request:*` action */
-  readonly http: ReadonlyMap<string, HttpIndex>;
+  /** @internal the HTTP rules of every `request:*` action, each entry with its methods */
+  readonly http: HttpIndex;
   /** @internal scratch: the segments of the HTTP request path being decided */
   readonly pathBounds: PathBounds;
   /** @internal scratch: the destination being read (its characters, an IPv4 address read in place) */
@@ -85,8 +85,7 @@ export function compilePolicies(
   const filesystem = new Map<string, FilesystemIndex>();
   for (const a of KNOWN_ACTIONS.network) network.set(a, new NetworkIndex());
   for (const a of KNOWN_ACTIONS.filesystem) filesystem.set(a, new FilesystemIndex());
-  const http = new Map<string, HttpIndex>();
-  for (const a of HTTP_ACTIONS) http.set(a, new HttpIndex());
+  const http = new HttpIndex();
   const notEvaluated: NotEvaluated[] = [];
   const entries: Entry[] = [];
   let seq = 0;
@@ -124,7 +123,9 @@ export function compilePolicies(
           http: pattern,
         };
         entries.push(e);
-        for (const a of new Set(r.actions)) http.get(a)?.add(pattern, e.seq);
+        let methods = 0;
+        for (const a of r.actions) methods |= HTTP_METHOD_BIT.get(a) ?? 0;
+        if (methods !== 0) http.add(pattern, e.seq, methods);
       }
       for (const resource of r.http_resources ? [] : r.resources) {
         const domain = domainOfAction(r.actions[0] ?? '');

@@ -3,7 +3,7 @@
 // one rule decides: the result is one shared by every request it decides (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import type { CompiledPolicySet } from './compile.js';
-import { type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
+import { HTTP_METHOD_BIT, type HttpRequest, parseHttpRequest, scanRequest } from './http.js';
 import { type Decision, type Domain, domainOfAction, isHttpAction, KNOWN_ACTIONS } from './model.js';
 import {
   destinationOf,
@@ -114,8 +114,9 @@ export function decide(set: CompiledPolicySet, action: string, destination: stri
  * A plain `http(s)://host[:port]/path` is read in place; any other form parsed (or refused).
  */
 function lookupRequest(set: CompiledPolicySet, action: string, destination: string): HttpRequest | null {
-  const index = set.http.get(action);
-  if (index === undefined) throw unknownAction(action);
+  const method = HTTP_METHOD_BIT.get(action);
+  if (method === undefined) throw unknownAction(action);
+  const index = set.http;
   const bounds = set.pathBounds;
   const host = set.host;
   const scanned = scanRequest(destination, bounds, host.chars);
@@ -123,12 +124,12 @@ function lookupRequest(set: CompiledPolicySet, action: string, destination: stri
     const end = scanned & 0xff;
     const port = scanned >>> 8;
     set.tcp.lookupHost(host.chars, end, port, set.hits);
-    index.lookupHost(host.chars, end, port, destination, bounds, set.hits);
+    index.lookupHost(host.chars, end, port, method, destination, bounds, set.hits);
     return null;
   }
   const req = parseHttpRequest(destination, bounds, host);
   set.tcp.lookup(req.dest, host, set.hits);
-  index.lookup(req.dest, req.path, bounds, host, set.hits);
+  index.lookup(req.dest, method, req.path, bounds, host, set.hits);
   return req;
 }
 

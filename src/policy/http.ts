@@ -5,7 +5,7 @@
 // reopens a network deny. In a path `*` is one segment, `**` any depth (none included); a path
 // without wildcard matches exactly. Pure: no IO.
 import { ValidationError } from '../errors.js';
-import type { HttpResource } from './model.js';
+import { HTTP_ACTIONS, type HttpResource } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import {
   HostScratch,
@@ -177,39 +177,68 @@ function sameSegment(seg: string, text: string, s: number, e: number): boolean {
 
 const NO_PATH: readonly string[] = [];
 
-/** The HTTP rules of one method: hosts in a network index, then each hit's path checked. */
+/** The bit of each HTTP action (`request:get` …) in an entry's methods. */
+export const HTTP_METHOD_BIT: ReadonlyMap<string, number> = new Map(HTTP_ACTIONS.map((a, i) => [a, 1 << i]));
+
+/**
+ * The HTTP rules of every method: hosts in one network index, then each hit's methods and path
+ * checked. One index for all methods (not one per method), so that a rule of several methods holds
+ * its host name once, and the names a lookup may load are as few as the rules' hosts.
+ */
 export class HttpIndex {
   private readonly hosts = new NetworkIndex();
   /** The path segments of each entry added, by entry id (dense). */
   private readonly paths: (readonly string[])[] = [];
+  /** The methods of each entry added (HTTP_METHOD_BIT bits), by entry id. */
+  private readonly methods: number[] = [];
 
-  add(p: HttpPattern, id: number): void {
+  add(p: HttpPattern, id: number, methods: number): void {
     this.hosts.add(p.host, id);
-    while (this.paths.length < id) this.paths.push(NO_PATH);
+    while (this.paths.length < id) {
+      this.paths.push(NO_PATH);
+      this.methods.push(0);
+    }
     this.paths[id] = p.segments;
+    this.methods[id] = methods;
   }
 
-  /** Adds the ids of the entries whose host, port and path (text, segments in b) match. */
-  lookup(dest: NetworkDestination, text: string, b: PathBounds, s: HostScratch, out: Hits): void {
+  /** Adds the ids of the entries of `method` whose host, port and path (text, segments in b) match. */
+  lookup(
+    dest: NetworkDestination,
+    method: number,
+    text: string,
+    b: PathBounds,
+    s: HostScratch,
+    out: Hits,
+  ): void {
     const from = out.n;
     this.hosts.lookup(dest, s, out);
-    this.keepPaths(from, text, b, out);
+    this.keep(from, method, text, b, out);
   }
 
   /** lookup for the plain hostname in chars[0, end), as scanRequest left it. */
-  lookupHost(chars: Uint16Array, end: number, port: number, text: string, b: PathBounds, out: Hits): void {
+  lookupHost(
+    chars: Uint16Array,
+    end: number,
+    port: number,
+    method: number,
+    text: string,
+    b: PathBounds,
+    out: Hits,
+  ): void {
     const from = out.n;
     this.hosts.lookupHost(chars, end, port, out);
-    this.keepPaths(from, text, b, out);
+    this.keep(from, method, text, b, out);
   }
 
-  private keepPaths(from: number, text: string, b: PathBounds, out: Hits): void {
+  private keep(from: number, method: number, text: string, b: PathBounds, out: Hits): void {
     const ids = out.ids;
     const paths = this.paths;
+    const methods = this.methods;
     let kept = from;
     for (let i = from; i < out.n; i++) {
       const id = ids[i]!;
-      if (matchHttpPath(paths[id]!, text, b)) ids[kept++] = id;
+      if ((methods[id]! & method) !== 0 && matchHttpPath(paths[id]!, text, b)) ids[kept++] = id;
     }
     out.n = kept;
   }
