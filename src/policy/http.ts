@@ -90,16 +90,32 @@ export function pathBounds(text: string, from: number, b: PathBounds): boolean {
 }
 
 /**
+ * Where the host starts after `https://` (8) or `http://` (7), in lower case; -1 for anything else.
+ * Read a character at a time: two calls of startsWith cost as much as scanning the whole host.
+ */
+function schemeEnd(v: string): number {
+  // h t t p
+  if (
+    v.charCodeAt(0) !== 104 ||
+    v.charCodeAt(1) !== 116 ||
+    v.charCodeAt(2) !== 116 ||
+    v.charCodeAt(3) !== 112
+  )
+    return -1;
+  const at = v.charCodeAt(4) === 115 ? 5 : 4;
+  // : / /
+  return v.charCodeAt(at) === 58 && v.charCodeAt(at + 1) === 47 && v.charCodeAt(at + 2) === 47 ? at + 3 : -1;
+}
+
+/**
  * The common request read in one scan, allocating nothing: `http(s)://` in lower case, a plain
  * hostname with an optional port (copied into `chars`, as scanHostChars reads it) and a canonical
  * path (its segments into `b`). Returns `port << 8 | end of the host` as scanHostChars does, or -1
  * for anything else, which parseHttpRequest reads (and refuses with the reason when it must).
  */
 export function scanRequest(value: string, b: PathBounds, chars: Uint16Array): number {
-  let i: number;
-  if (value.startsWith('https://')) i = 8;
-  else if (value.startsWith('http://')) i = 7;
-  else return -1;
+  let i = schemeEnd(value);
+  if (i < 0) return -1;
   const start = i;
   const n = value.length;
   let colon = false;

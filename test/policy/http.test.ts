@@ -182,6 +182,30 @@ describe('HTTP requests', () => {
     expect(() => evaluate(set, 'request:get', destination)).toThrow(problem);
   });
 
+  it('reads the scheme as a URL parser does, whether the request is read in place or parsed', async () => {
+    // in place only for `http://` and `https://` in lower case; every other spelling is parsed
+    const set = await setOf(net('all', 'allow', ['api.test:80']), net('tls', 'deny', ['api.test:443']));
+    const cases: [string, string][] = [
+      ['http://api.test/a', 'allow'],
+      ['https://api.test/a', 'deny'],
+      ['HTTP://api.test/a', 'allow'],
+      ['Https://api.test/a', 'deny'],
+      ['http://api.test', 'allow'],
+      ['https://api.test:80/a', 'allow'],
+    ];
+    for (const [d, want] of cases) expect(evaluate(set, 'request:get', d).decision, d).toBe(want);
+    for (const d of [
+      'http:/api.test/a',
+      'http:api.test/a',
+      'httpx://api.test/a',
+      'htt://api.test/a',
+      'http',
+      '',
+    ]) {
+      expect(() => evaluate(set, 'request:get', d), d).toThrow(/invalid HTTP request|not an http/);
+    }
+  });
+
   it('reads the host as a URL parser does: numeric forms are the address', async () => {
     const set = await setOf(net('all', 'allow', ['**']), net('meta', 'deny', ['169.254.169.254/32']));
     for (const d of ['http://0xa9fea9fe/latest', 'http://2852039166/', 'http://[::ffff:a9fe:a9fe]/x']) {
