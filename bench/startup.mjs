@@ -2,7 +2,7 @@
 // Start-up cost of hubctl against bare node, measured in the same run (issues 2 and 14).
 //   node bench/startup.mjs [--runs 21]
 // Prints the median wall time of each command over interleaved runs, the ratio to `node -e 0`, and
-// the goal; then lists which heavy modules (undici, conf, cli-table3, chalk, cli-progress) each
+// the goal; then lists which heavy modules (undici, cli-table3, chalk, cli-progress, yaml, valibot) each
 // command loaded. Needs a build (`npm run build`). Exits 1 when a heavy module loads where it must not.
 //
 // Every process runs in a clean environment: PATH, a temporary HOME and config directory, NO_COLOR,
@@ -32,7 +32,7 @@ const env = {
   HUBCTL_CONFIG_DIR: configDir,
   NO_COLOR: '1',
 };
-const HEAVY = ['undici', 'conf', 'cli-table3', 'chalk', 'cli-progress'];
+const HEAVY = ['undici', 'cli-table3', 'chalk', 'cli-progress', 'yaml', 'valibot'];
 
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'], goal: null },
