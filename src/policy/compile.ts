@@ -11,8 +11,9 @@ import { parseNetworkResource } from './network.js';
 import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import { homeSegmentsOf, PathScratch, parseFilesystemResource } from './path.js';
-import { charsOf, FilesystemIndex } from './path-index.js';
+import { FilesystemIndex } from './path-index.js';
 import { type LineTails, sharedResults } from './results.js';
+import { charsOf } from './tables/flat-slots.js';
 
 export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 

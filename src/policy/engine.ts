@@ -223,11 +223,11 @@ function lookupPathChars(set: CompiledPolicySet, fs: FilesystemIndex, from: numb
   const c = set.path.chars;
   const home = c[0] === 126;
   fs.lookup(home, null, c, from, end, set.hits);
-  const hs = set.homeSegments;
-  if (hs === null) return;
-  if (home) fs.lookup(false, set.homeChars, c, from, end, set.hits);
+  const hc = set.homeChars;
+  if (hc === null) return;
+  if (home) fs.lookup(false, hc, c, from, end, set.hits);
   else {
-    const tail = homeTail(c, from, end, hs);
+    const tail = homeTail(c, from, end, hc);
     if (tail >= 0) fs.lookup(true, null, c, tail, end, set.hits);
   }
 }

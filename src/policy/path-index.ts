@@ -7,20 +7,13 @@ import type { FilesystemPattern, PathSegment } from './path.js';
 import { matchSegment } from './path-match.js';
 import { Bucket, collect, type Hits } from './tables/bucket.js';
 import { EdgeTable, edgeKey, segmentHash } from './tables/edge-table.js';
-import { roomFor } from './tables/flat-slots.js';
+import { charsOf, roomFor } from './tables/flat-slots.js';
 
 /** c[s, e) as a string (for a `*` matcher, which reads strings). */
 function textOf(c: Uint16Array, s: number, e: number): string {
   let out = '';
   for (let i = s; i < e; i++) out += String.fromCharCode(c[i]!);
   return out;
-}
-
-/** A string's UTF-16 code units. */
-export function charsOf(text: string): Uint16Array {
-  const c = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) c[i] = text.charCodeAt(i);
-  return c;
 }
 
 /** A node's record in `FilesystemIndex.nodes`: its flags, `**` child, entries and walk mark. */
@@ -77,7 +70,7 @@ export class FilesystemIndex {
         let child = this.edges.find(key, node, text, 0, text.length);
         if (child < 0) {
           child = this.node(false);
-          this.edges.insert(key, node, seg.text, child);
+          this.edges.insert(key, node, text, child);
           this.nodes[node * NODE + FLAGS]! |= HAS_LIT;
         }
         node = child;

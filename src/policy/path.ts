@@ -138,8 +138,7 @@ export class PathScratch {
   /** Fills `chars` with `value`; returns its length. */
   load(value: string): number {
     const n = value.length;
-    if (n > this.chars.length) this.chars = new Uint16Array(Math.max(n, this.chars.length * 2));
-    const c = this.chars;
+    const c = this.room(n);
     for (let i = 0; i < n; i++) c[i] = value.charCodeAt(i);
     return n;
   }
@@ -147,10 +146,15 @@ export class PathScratch {
   /** Fills `chars` with the bytes b[s, e) (ASCII: a byte is its character's code); returns the length. */
   loadBytes(b: Uint8Array, s: number, e: number): number {
     const n = e - s;
-    if (n > this.chars.length) this.chars = new Uint16Array(Math.max(n, this.chars.length * 2));
-    const c = this.chars;
+    const c = this.room(n);
     for (let i = 0; i < n; i++) c[i] = b[s + i]!;
     return n;
+  }
+
+  /** `chars`, grown to hold at least n characters. */
+  private room(n: number): Uint16Array {
+    if (n > this.chars.length) this.chars = new Uint16Array(Math.max(n, this.chars.length * 2));
+    return this.chars;
   }
 }
 
@@ -200,21 +204,15 @@ export function homeAlias(
 
 /**
  * `homeAlias` of an absolute path read in place (its segments c[from, e), in normal form): where the
- * rest after the home directory's segments starts (e when nothing is left), or -1 when the path is
- * not under home.
+ * rest after the home directory starts (e when nothing is left), or -1 when the path is not under
+ * home. `home` is the home directory's segments as characters, `home/me`.
  */
-export function homeTail(c: Uint16Array, from: number, e: number, homeSegments: readonly string[]): number {
-  let p = from;
-  for (let k = 0; k < homeSegments.length; k++) {
-    const seg = homeSegments[k]!;
-    const q = p + seg.length;
-    if (q > e) return -1;
-    for (let j = 0; j < seg.length; j++) if (c[p + j] !== seg.charCodeAt(j)) return -1;
-    if (q === e) return k === homeSegments.length - 1 ? e : -1;
-    if (c[q] !== 47) return -1;
-    p = q + 1;
-  }
-  return p;
+export function homeTail(c: Uint16Array, from: number, e: number, home: Uint16Array): number {
+  const end = from + home.length;
+  if (end > e) return -1;
+  for (let j = 0; j < home.length; j++) if (c[from + j] !== home[j]) return -1;
+  if (end === e) return e;
+  return c[end] === 47 ? end + 1 : -1;
 }
 
 /** Segments of an absolute home directory; null when it is not a usable absolute path. */

@@ -42,8 +42,9 @@ export class EdgeTable {
     }
   }
 
-  insert(key: number, parent: number, s: string, child: number): void {
-    const size = 3 + ((s.length + 1) >> 1);
+  /** Adds the edge from `parent` through the segment `text` (its key `key`) to `child`. */
+  insert(key: number, parent: number, text: Uint16Array, child: number): void {
+    const size = 3 + ((text.length + 1) >> 1);
     const recs = roomFor(this.recs, this.used + size);
     if (recs !== this.recs) {
       this.recs = recs;
@@ -53,8 +54,8 @@ export class EdgeTable {
     this.used += size;
     this.recs[r] = parent;
     this.recs[r + 1] = child;
-    this.recs[r + 2] = s.length;
-    for (let i = 0; i < s.length; i++) this.chars[2 * (r + 3) + i] = s.charCodeAt(i);
+    this.recs[r + 2] = text.length;
+    this.chars.set(text, 2 * (r + 3));
     this.count++;
     if (overLoaded(this.count, this.mask)) this.rehash();
     else this.place(key, r);

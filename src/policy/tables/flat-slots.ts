@@ -2,6 +2,13 @@
 // records appended to one growing Int32Array, and open-addressed slots of (key, record + 1) pairs.
 // Lookups stay in each table, written for its own kind of key. Pure: no IO.
 
+/** A string's UTF-16 code units, as the tables store and compare them. */
+export function charsOf(text: string): Uint16Array {
+  const c = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) c[i] = text.charCodeAt(i);
+  return c;
+}
+
 /** `recs`, or a copy at least twice as large when `need` ints do not fit in it. */
 export function roomFor(recs: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
   if (need <= recs.length) return recs;

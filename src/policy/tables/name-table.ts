@@ -1,7 +1,7 @@
 // The names of the network index: hostnames and `*.`/`**.` suffixes in one flat open-addressed
 // table, a bit filter in front of it, and their entries per kind. Pure: no IO.
 import { addRef, type Bucket, emitRef, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './bucket.js';
-import { KeyFilter, overLoaded, placeInSlots, roomFor } from './flat-slots.js';
+import { charsOf, KeyFilter, overLoaded, placeInSlots, roomFor } from './flat-slots.js';
 
 /**
  * Host names and `*.`/`**.` suffixes, flat: one open-addressed table keyed by a hash of the whole
@@ -55,7 +55,7 @@ export class NameTable {
 
   /** Adds entry `id` on `port` to `name` (ASCII, as rules' names are) for `kind` (EXACT, ONE or MANY). */
   add(name: string, kind: number, id: number, port: number): void {
-    const text = Uint16Array.from(name, (ch) => ch.charCodeAt(0));
+    const text = charsOf(name);
     if (text.some((c) => c > 127))
       throw new Error(`a host name in a rule is not ASCII: ${JSON.stringify(name)}`);
     const key = nameKey(text, 0, text.length);
@@ -142,9 +142,7 @@ export class NameTable {
       const len = head & 0xffff;
       const off = 4 * (r + 1 + 2 * pairsOf(head >>> 16));
       if (((head >>> 16) & DEAD) === 0) {
-        let h = FNV_OFFSET;
-        for (let i = off + len - 1; i >= off; i--) h = Math.imul(h ^ this.bytes[i]!, FNV_PRIME);
-        const key = finish(h);
+        const key = nameKey(this.bytes, off, off + len);
         this.place(key, r);
         this.filter.add(key);
       }
@@ -170,7 +168,7 @@ function pairAt(head: number, r: number, kind: number): number {
 }
 
 /** The key of s[start, end): FNV-1a read from the right (the order a lookup scans a host in). */
-function nameKey(s: Uint16Array, start: number, end: number): number {
+function nameKey(s: Uint8Array | Uint16Array, start: number, end: number): number {
   let h = FNV_OFFSET;
   for (let i = end - 1; i >= start; i--) h = Math.imul(h ^ s[i]!, FNV_PRIME);
   return finish(h);
