@@ -415,12 +415,13 @@ if (kept.size === 2) {
   }
   const best = (a) => Math.max(...a);
   const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const [small1, large1] = [best(rates.small), best(rates.large)];
   paired = {
-    small: best(rates.small),
-    large: best(rates.large),
+    small: small1,
+    large: large1,
+    ratio: large1 / small1,
     medianRatio: median(rates.large) / median(rates.small),
   };
-  paired.ratio = paired.large / paired.small;
   console.log(
     `paired runs, ${SIZES[0]} and ${SIZES[SIZES.length - 1]} rules alternating, 7 each: ` +
       `${SIZES[0]} rules ${rates.small.map(fmt).join(' ')}; ${SIZES[SIZES.length - 1]} rules ${rates.large.map(fmt).join(' ')}`,

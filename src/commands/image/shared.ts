@@ -5,7 +5,6 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-
 import { openDestination, openSource, type PlaceDeps } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
 import { CompressedLayers, KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
