@@ -5,6 +5,7 @@
 export * from './authored.js';
 export * from './authoring-schema.js';
 export * from './batch.js';
+export * from './cedar/index.js';
 export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';
