@@ -7,7 +7,7 @@ _hubctl() {
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --args --attr --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --server --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -23,7 +23,7 @@ _hubctl() {
     "policy create") cands="--team --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy update") cands="--name --team --org-wide --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy delete") cands="--yes -y --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
-    "policy eval") cands="--file -f --policy --team --explain --batch --fail-on-deny --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy eval") cands="--file -f --policy --team --explain --batch --fail-on-deny --attr --args --server --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy lint") cands="--file -f --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy export") cands="--all --output-dir -o --format --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy diff") cands="--file -f --prune --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

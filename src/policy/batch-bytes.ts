@@ -2,7 +2,7 @@
 // and their output is assembled from precomputed bytes; any other line is decoded and takes the
 // text path (batch-lines.ts). Pure: the command does the reading and writing.
 
-import { evaluateLine, HEAD, MIDDLE, parseRequestLine, TextBatch } from './batch-lines.js';
+import { type BatchOptions, evaluateLine, HEAD, MIDDLE, parseRequestLine, TextBatch } from './batch-lines.js';
 import {
   assertDecidable,
   type CompiledPolicySet,
@@ -10,7 +10,6 @@ import {
   decideHostChars,
   decidePathBytes,
   decisionJson,
-  type EvaluateOptions,
   mixedResult,
   NOT_PLAIN,
 } from './engine.js';
@@ -83,7 +82,7 @@ export class BatchProcessor extends TextBatch {
    */
   constructor(
     set: CompiledPolicySet,
-    opts?: EvaluateOptions,
+    opts?: BatchOptions,
     private readonly readOnly = false,
   ) {
     super(set, opts);

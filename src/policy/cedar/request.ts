@@ -257,7 +257,7 @@ function checkRequest(req: McpRequest): McpRequest {
   if (a === 'readResource' || a === 'getPrompt') {
     if (req.server === undefined) {
       throw new ValidationError(
-        `mcp:${a} needs the server of the ${a === 'getPrompt' ? 'prompt' : 'resource'}: --server NAME`,
+        `mcp:${a} needs the server of the ${a === 'getPrompt' ? 'prompt' : 'resource'}: --server NAME (in a batch line, "server")`,
       );
     }
     checkName('the server name', req.server);
