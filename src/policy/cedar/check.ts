@@ -415,7 +415,9 @@ export function lintCedar(cedar: Cedar, sources: readonly CedarSource[]): CedarW
     const mine = policies.filter((p) => p.sourceIndex === i);
     for (const { warning: w, span, id } of schemaProblems(cedar, mine)) {
       // one finding once: the specific warning says it better than the type error it causes
-      const specific = (shapes.get(id) ?? []).some((s) => SPECIFIC[s.code]?.test(span) === true);
+      const specific = (shapes.get(id) ?? []).some(
+        (s) => SPECIFIC[s.code] !== undefined && (SPECIFIC[s.code]!.test(span) || s.line === w.line),
+      );
       if (!specific) out.push(w);
     }
   });
@@ -436,7 +438,8 @@ export function lintCedar(cedar: Cedar, sources: readonly CedarSource[]): CedarW
       break;
     }
   }
-  return out;
+  const order = new Map(sources.map((s, i) => [s.source, i]));
+  return out.sort((a, b) => (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0) || a.line - b.line);
 }
 
 /**

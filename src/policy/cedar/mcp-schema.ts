@@ -36,7 +36,7 @@ export const MCP_SCHEMA_VERSION = '0.1.0';
 
 /** The MCP schema in Cedar schema syntax. */
 export const MCP_SCHEMA_TEXT = `// MCP policies (cedar_v1), ${MCP_SCHEMA_URL}
-// hubctl's reading of the documentation, version ${MCP_SCHEMA_VERSION}: see \`hubctl policy schema mcp --help\`.
+// hubctl's reading of the product's documentation, version ${MCP_SCHEMA_VERSION} (README: MCP policies).
 namespace MCP {
   // Supplied by the policy's scope (org-wide or teams): clauses about it never match.
   entity Principal;
