@@ -47,8 +47,12 @@ export interface CedarPolicySet {
   readonly policies: readonly CedarPolicyInfo[];
   /** The preparsed set's id in the engine; undefined when no policy is evaluated. */
   readonly setId: string | undefined;
-  /** Some policy reads `request_time` / `args`: only then does a request carry them. */
-  readonly usesRequestTime: boolean;
+  /**
+   * The names of context fields and attributes that some policy's text holds. Cedar reads a field or
+   * attribute only by its name written out (`.name`, `has name`, `["name"]`), so a request leaves
+   * out the others: the same answers, and less for the engine to read.
+   */
+  readonly mentions: ReadonlySet<string>;
   /** The engine; undefined for an empty set (no policy: every request is denied by default). */
   readonly cedar: Cedar | undefined;
 }
@@ -81,6 +85,23 @@ export function parseFailure(src: CedarSource, errors: readonly DetailedError[])
 function cut(s: string, max = 300): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
+
+/** The context fields and attributes a request may carry. */
+const OBSERVABLE = [
+  'request_time',
+  'args',
+  'name',
+  'readOnly',
+  'destructive',
+  'idempotent',
+  'openWorld',
+  'uri',
+  'type',
+  'identityURL',
+  'requiresOAuth',
+  'requiresNetwork',
+  'command',
+];
 
 /** Engine ids of preparsed sets are process-wide: each compiled set gets its own. */
 let nextSet = 0;
@@ -145,7 +166,7 @@ export function splitSources(cedar: Cedar, sources: readonly CedarSource[]): Ced
  */
 export async function compileCedar(sources: readonly CedarSource[]): Promise<CedarPolicySet> {
   if (sources.length === 0) {
-    return { sources: [], policies: [], setId: undefined, usesRequestTime: false, cedar: undefined };
+    return { sources: [], policies: [], setId: undefined, mentions: new Set(), cedar: undefined };
   }
   const cedar = await loadCedar();
   const policies = splitSources(cedar, sources);
@@ -162,7 +183,7 @@ export async function compileCedar(sources: readonly CedarSource[]): Promise<Ced
     sources: [...sources],
     policies,
     setId,
-    usesRequestTime: sources.some((s) => s.text.includes('request_time')),
+    mentions: new Set(OBSERVABLE.filter((name) => sources.some((s) => s.text.includes(name)))),
     cedar,
   };
 }

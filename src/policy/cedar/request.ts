@@ -300,25 +300,40 @@ export interface CedarCall {
   entities: EntityJson[];
 }
 
+/** Only the fields `mentions` holds (all of them without it). */
+function only<T extends Record<string, unknown>>(o: T, mentions: ReadonlySet<string> | undefined): T {
+  if (mentions === undefined) return o;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (mentions.has(k)) out[k] = o[k];
+  return out as T;
+}
+
 /**
  * The Cedar request of an MCP request. Entity ids (not documented): a server's is its name; a tool's,
  * a prompt's and a primordial's their name, a resource's its URI; each belongs to its server.
- * `now` is `context.request_time` (absent on `register`, and when no policy reads it).
+ * `now` is `context.request_time` (absent on `register`). With `mentions`, context fields and
+ * attributes no policy names are left out (Cedar reads them only by name: the answer is the same).
  */
-export function cedarCall(req: McpRequest, now: string | undefined): CedarCall {
+export function cedarCall(req: McpRequest, now: string, mentions?: ReadonlySet<string>): CedarCall {
   const attrs = req.attrs ?? {};
   const action = { type: 'MCP::Action', id: req.action };
   const context: Record<string, unknown> = {};
-  if (now !== undefined && req.action !== 'register') {
+  if (req.action !== 'register' && (mentions === undefined || mentions.has('request_time'))) {
     context.request_time = { __extn: { fn: 'datetime', arg: now } };
   }
-  if (req.args !== undefined && req.action === 'invokeTool') context.args = req.args;
+  if (
+    req.args !== undefined &&
+    req.action === 'invokeTool' &&
+    (mentions === undefined || mentions.has('args'))
+  ) {
+    context.args = req.args;
+  }
   let resource: { type: string; id: string };
   let entity: EntityJson;
   switch (req.action) {
     case 'register':
       resource = { type: 'MCP::Server', id: req.destination };
-      entity = { uid: resource, attrs: { ...attrs }, parents: [] } as EntityJson;
+      entity = { uid: resource, attrs: only({ ...attrs }, mentions), parents: [] } as EntityJson;
       break;
     case 'invokeTool': {
       const slash = req.destination.indexOf('/');
@@ -327,7 +342,7 @@ export function cedarCall(req: McpRequest, now: string | undefined): CedarCall {
       resource = { type: 'MCP::Tool', id: name };
       entity = {
         uid: resource,
-        attrs: { name, ...TOOL_DEFAULTS, ...attrs },
+        attrs: only({ name, ...TOOL_DEFAULTS, ...attrs }, mentions),
         parents: [{ type: 'MCP::Server', id: server }],
       } as EntityJson;
       break;
@@ -340,7 +355,7 @@ export function cedarCall(req: McpRequest, now: string | undefined): CedarCall {
       resource = { type: 'MCP::Resource', id: req.destination };
       entity = {
         uid: resource,
-        attrs: { uri: req.destination },
+        attrs: only({ uri: req.destination }, mentions),
         parents: [{ type: 'MCP::Server', id: req.server! }],
       } as EntityJson;
       break;
@@ -348,7 +363,7 @@ export function cedarCall(req: McpRequest, now: string | undefined): CedarCall {
       resource = { type: 'MCP::Prompt', id: req.destination };
       entity = {
         uid: resource,
-        attrs: { name: req.destination },
+        attrs: only({ name: req.destination }, mentions),
         parents: [{ type: 'MCP::Server', id: req.server! }],
       } as EntityJson;
       break;
