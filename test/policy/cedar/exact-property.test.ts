@@ -74,8 +74,8 @@ const request: fc.Arbitrary<McpRequest> = fc
         return { action: a, destination: tool === 't1' ? 'code-mode' : 'mcp-exec' };
       case 'readResource':
         return { action: a, destination: `file:///${tool}`, server };
-      case 'getPrompt':
-        return { action: a, destination: tool, server };
+      default:
+        return { action: 'getPrompt', destination: tool, server };
     }
   });
 
