@@ -1,6 +1,6 @@
 // The cedar_v1 policies among loaded policy documents, as Cedar sources: each with its file, and
 // the line of that file on which its text starts when the text stands there line by line.
-import { type CedarSource, firstLineIn, type PolicyDoc } from '../../policy/index.js';
+import { type CedarSource, firstLineIn, MCP_SCHEMA_URL, type PolicyDoc } from '../../policy/index.js';
 import type { PolicyTexts } from './sources.js';
 
 export function cedarSources(docs: readonly PolicyDoc[], texts?: PolicyTexts): CedarSource[] {
@@ -15,4 +15,17 @@ export function cedarSources(docs: readonly PolicyDoc[], texts?: PolicyTexts): C
     out.push(src);
   }
   return out;
+}
+
+/** A raw Cedar file (`.cedar`) as a policy: one cedar_v1 policy named after the file, for the MCP schema. */
+export function rawCedarDoc(path: string, text: string): PolicyDoc {
+  const name = path.replace(/^.*[\\/]/, '').replace(/\.cedar$/i, '');
+  return {
+    name,
+    source: path,
+    type: 'cedar_v1',
+    scope: {},
+    rules: [],
+    cedar_v1: { text, schema_url: MCP_SCHEMA_URL },
+  };
 }

@@ -6,7 +6,6 @@ import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import {
   applicablePolicies,
-  MCP_SCHEMA_URL,
   type PolicyDoc,
   parsePolicyDocument,
   policyDocFromApi,
@@ -83,17 +82,8 @@ export async function readPolicyFile(path: string, texts?: PolicyTexts): Promise
     if (text.length > MAX_POLICY_FILE_BYTES) {
       throw new UsageError(`${path} is larger than ${MAX_POLICY_FILE_BYTES / 1024 / 1024} MiB`);
     }
-    const base = path.replace(/^.*[\\/]/, '').replace(/\.cedar$/i, '');
-    return [
-      {
-        name: base,
-        source: path,
-        type: 'cedar_v1',
-        scope: {},
-        rules: [],
-        cedar_v1: { text, schema_url: MCP_SCHEMA_URL },
-      },
-    ];
+    // loaded only for Cedar: the policy engine's Cedar part stays out of `policy eval`'s start-up
+    return [(await import('./cedar-sources.js')).rawCedarDoc(path, text)];
   }
   return parsePolicyDocument(text, path);
 }
