@@ -5,6 +5,7 @@
 import type { AccessToken, AccessTokenPage } from './access-tokens.js';
 import { object, v } from './answer.js';
 import type { GovPolicy, GovPolicySummary, GovRule } from './governance.js';
+import type { Team } from './teams.js';
 
 const text = v.string();
 /** Ids go into URLs and tables: an empty one is as wrong as a missing one. */
@@ -106,3 +107,21 @@ export const TokenExchangeAnswer = v.pipe(
   v.check((b) => Boolean(b.access_token || b.token), 'no token in access_token or token'),
   v.transform((b) => (b.access_token || b.token) as string),
 );
+
+// ---- teams (the hub's groups) -----------------------------------------------------------------
+
+const team = object({
+  uuid: v.pipe(v.string(), v.minLength(1, 'expected a non-empty string')),
+  name: v.string(),
+  id: v.optional(v.number()),
+  description: v.nullish(v.string()),
+  member_count: v.nullish(v.number()),
+  role: v.nullish(v.string()),
+});
+export const TeamAnswer = team as v.GenericSchema<unknown, Team>;
+export const TeamPageAnswer = object({
+  count: v.optional(v.number()),
+  next: v.nullish(v.string(), null),
+  previous: v.nullish(v.string(), null),
+  results: v.array(TeamAnswer),
+}) as v.GenericSchema<unknown, { count?: number; next: string | null; results: Team[] }>;
