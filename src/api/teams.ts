@@ -5,16 +5,9 @@ import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, NotFoundError, UsageError } from '../errors.js';
 import { collect, nextPageUrl, paginate } from '../http/paginate.js';
 import { readAnswer } from './answer.js';
-import { TeamAnswer, TeamPageAnswer } from './schemas.js';
+import { type Team, TeamAnswer, TeamPageAnswer } from './schemas.js';
 
-export interface Team {
-  uuid: string;
-  name: string;
-  id?: number;
-  description?: string | null;
-  member_count?: number | null;
-  role?: string | null;
-}
+export type { Team } from './schemas.js';
 
 export interface TeamClient {
   readonly org: string;

@@ -126,6 +126,42 @@ const IO_MODULES = [
   'vm',
 ];
 
+/** File → the files of src it imports (relative specifiers only), for the files `within` keeps. */
+function importGraph(within: (path: string) => boolean, kind: 'runtime' | 'all'): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const f of files.filter((f) => within(f.path))) {
+    const targets = f[kind]
+      .filter((s) => s.startsWith('.'))
+      .map((s) =>
+        relative(SRC, resolve(SRC, dirname(f.path), s))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      )
+      .filter(within);
+    edges.set(f.path, targets);
+  }
+  return edges;
+}
+
+/** Every loop a depth-first walk meets, each as `a -> b -> a`. */
+function loopsOf(edges: Map<string, string[]>): string[] {
+  const loops: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (at: string, path: string[]): void => {
+    if (state.get(at) === 'done') return;
+    if (state.get(at) === 'open') {
+      loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
+      return;
+    }
+    state.set(at, 'open');
+    for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
+    state.set(at, 'done');
+  };
+  for (const start of edges.keys()) visit(start, []);
+  return loops;
+}
+
 describe('import rules', () => {
   it('the parser sees runtime and type-only imports apart', () => {
     const refs = importsOf(`
@@ -277,34 +313,28 @@ describe('import rules', () => {
   });
 
   it('src/policy has no import loop, type imports included (shared types sit at the bottom, in types.ts)', () => {
-    const edges = new Map<string, string[]>();
-    for (const f of files.filter((f) => f.path.startsWith('policy/'))) {
-      const targets = f.all
-        .filter((s) => s.startsWith('.'))
-        .map((s) =>
-          relative(SRC, resolve(SRC, dirname(f.path), s))
-            .split('\\')
-            .join('/')
-            .replace(/\.js$/, '.ts'),
-        )
-        .filter((t) => t.startsWith('policy/'));
-      edges.set(f.path, targets);
-    }
+    const edges = importGraph((f) => f.startsWith('policy/'), 'all');
     expect(edges.size).toBeGreaterThan(20);
-    const loops: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (at: string, path: string[]): void => {
-      if (state.get(at) === 'done') return;
-      if (state.get(at) === 'open') {
-        loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
-        return;
-      }
-      state.set(at, 'open');
-      for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
-      state.set(at, 'done');
-    };
-    for (const start of edges.keys()) visit(start, []);
-    expect(loops).toEqual([]);
+    expect(loopsOf(edges)).toEqual([]);
+  });
+
+  it('src has no import loop between any of its files (runtime imports, dynamic ones included)', () => {
+    const edges = importGraph(() => true, 'runtime');
+    expect(edges.size).toBeGreaterThan(150);
+    expect(loopsOf(edges)).toEqual([]);
+  });
+
+  it('src has no import loop through type imports either', () => {
+    expect(loopsOf(importGraph(() => true, 'all'))).toEqual([]);
+  });
+
+  it('the loop finder finds a loop', () => {
+    const edges = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+    ]);
+    expect(loopsOf(edges)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
   });
 
   it('src never imports test code', () => {
