@@ -1,6 +1,6 @@
 // Where `policy eval` and `policy lint` get their policies: files (-f, YAML or JSON), policies
 // fetched live by id or name, or every policy that applies to some teams in the organization. Only
-// the live paths touch the governance client (and so undici, conf and credentials).
+// the live paths touch the governance client (and so undici, the config store and credentials).
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
