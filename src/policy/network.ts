@@ -3,10 +3,10 @@
 // destinations (network-destination.ts) share. Pure: no IO.
 import { ValidationError } from '../errors.js';
 import {
+  embedsIPv4,
   endsInNumber,
   formatIPv4,
   formatIPv6,
-  embedsIPv4,
   mappedIPv4,
   maskV4,
   maskV6,
