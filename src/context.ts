@@ -151,7 +151,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
     const { createJwtCache } = await import('./auth/jwt-cache.js');
-    const { readJwtCacheFile } = await import('./config/read.js');
+    const { readJwtCacheFile, readJwtMacKey } = await import('./config/read.js');
     const chain = await credentials();
     const { profile, baseUrl, governanceUrl } = await settings();
     // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
@@ -160,8 +160,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
         ? undefined
         : createJwtCache({
             profile,
-            origin: new URL(baseUrl).origin,
+            baseUrl,
             read: () => readJwtCacheFile(configDir()),
+            macKey: () => readJwtMacKey(configDir()),
             writer: config,
             debug,
           });
@@ -171,7 +172,6 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       baseUrl,
       alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
-      account: chain.hubAccount,
       cache,
     });
   });

@@ -270,7 +270,9 @@ const groups: Group[] = [
   {
     name: 'base URLs',
     parse: (s) => checkBaseUrl(s, '--base-url'),
-    prefix: (s) => `--base-url ${q(s.length > 80 ? `${s.slice(0, 77)}...` : s)} `,
+    // A user name and password are shown as *** (issue 20 item 3).
+    prefix: (s) =>
+      `--base-url ${q((s.length > 80 ? `${s.slice(0, 77)}...` : s).replace(/\/\/[^/]*@/, '//***@'))} `,
     cases: [
       ['not a url', 'is not a valid URL'],
       ['', 'is not a valid URL'],
