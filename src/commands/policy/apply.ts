@@ -9,7 +9,7 @@ import { CancelledError, ExitCode, exitCodeFor, HubctlError } from '../../errors
 import { type AuthoredRule, type Plan, phasesOf, planChanges, type Step } from '../../policy/index.js';
 import { runPool } from '../../pool.js';
 import { type CommandHost, collectRepeat, examples, positiveInt } from '../host.js';
-import { fetchLive, readAuthored, shown } from './as-code.js';
+import { fetchLive, readAuthored, resolveScopes, shown } from './as-code.js';
 import { refuseUnsendableCedar } from './cedar-check.js';
 import { planJson, showPlan, stepSummary } from './plan-view.js';
 import { notePropagation } from './present.js';
@@ -120,10 +120,11 @@ function deletions(plan: Plan): Step[] {
 
 export async function run(ctx: Context, opts: ApplyOptions): Promise<number> {
   const texts = new Map<string, string>();
-  const authored = await readAuthored(opts.files, texts);
+  const files = await readAuthored(opts.files, texts);
   // Cedar texts the service would refuse, or that fail the MCP schema: exit 2, nothing sent
-  await refuseUnsendableCedar(authored, texts);
+  await refuseUnsendableCedar(files, texts);
   const client = await ctx.governance();
+  const authored = await resolveScopes(ctx, files);
   const plan = planChanges(authored, await fetchLive(client, opts.concurrency), { prune: opts.prune });
   if (!plan.differs) {
     if (ctx.output.json) ctx.output.printJson({ ...planJson(plan), applied: [], not_applied: [] });

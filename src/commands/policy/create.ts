@@ -10,7 +10,7 @@ import { readPolicyText } from './sources.js';
 
 export interface CreateOptions {
   name: string;
-  /** Team UUIDs; empty means org-wide. */
+  /** Team names or UUIDs; empty means org-wide. */
   teams: string[];
   /** A Cedar policy (`cedar_v1`) instead of an allowlist: the file its text is read from. */
   cedarFile?: string;
@@ -39,7 +39,12 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .command('create')
     .description('Create a policy (org-wide, or for the teams given); add rules with `hubctl rule add`')
     .argument('<name>', 'policy name, unique in the organization')
-    .option('--team <uuid>', 'apply only to this team (repeatable, or comma-separated)', collectList, [])
+    .option(
+      '--team <team>',
+      'apply only to this team, by name or UUID (repeatable, or comma-separated)',
+      collectList,
+      [],
+    )
     .option(
       '--cedar <file>',
       'make a Cedar (cedar_v1, MCP) policy with the text of this file, checked before it is sent',
@@ -55,7 +60,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     });
   return examples(cmd, [
     'hubctl policy create egress',
-    'hubctl policy create build-cache --team 6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b',
+    'hubctl policy create build-cache --team developers',
     'ID=$(hubctl policy create egress --json | jq -r .id)',
     'hubctl policy create mcp-tools --cedar mcp.cedar',
   ]);
@@ -72,9 +77,10 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
     );
   }
   const client = await ctx.governance();
+  const teams = opts.teams.length > 0 ? await (await ctx.teams()).resolve(opts.teams) : [];
   const policy = await client.createPolicy({
     name: opts.name,
-    ...(opts.teams.length > 0 ? { scope: { teams: opts.teams } } : {}),
+    ...(teams.length > 0 ? { scope: { teams } } : {}),
     ...(cedar ? { cedar_v1: cedar } : {}),
   });
   if (ctx.output.json) {
