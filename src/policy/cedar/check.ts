@@ -3,6 +3,7 @@
 // what `policy lint` warns about: policies that do not do what they seem to. Pure: no IO.
 import { MCP_SCHEMA_TEXT, MCP_SCHEMA_URL } from './mcp-schema.js';
 import { type CedarPolicyInfo, type CedarSource, placeOf, splitSources } from './policy-set.js';
+import { scopeOf, uidKey } from './scope.js';
 import { lineOfOffset, positionOfByte } from './text.js';
 import type { Cedar, PolicyJson } from './wasm.js';
 
@@ -171,18 +172,9 @@ function conjuncts(p: PolicyJson): string[] {
   return out;
 }
 
-function uidKey(u: unknown): string {
-  const o = (u ?? {}) as { type?: string; id?: string; __entity?: { type: string; id: string } };
-  const e = o.__entity ?? o;
-  return `${e.type}::${JSON.stringify(e.id)}`;
-}
-
 /** The actions a scope names, as keys; undefined for every action. */
-function actionsOf(p: PolicyJson): Set<string> | undefined {
-  const a = p.action as { op: string; entity?: unknown; entities?: unknown[] };
-  if (a.op === 'All') return undefined;
-  if (a.entities) return new Set(a.entities.map(uidKey));
-  return new Set([uidKey(a.entity)]);
+function actionsOf(p: PolicyJson): ReadonlySet<string> | undefined {
+  return scopeOf(p).actions;
 }
 
 /** Does forbid f's scope cover permit p's (every request in p's scope is in f's)? */
