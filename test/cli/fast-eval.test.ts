@@ -12,7 +12,7 @@ import { UsageError } from '../../src/errors.js';
 import { runCli } from '../support/run-cli.js';
 
 const NET = new URL('../../examples/network.yaml', import.meta.url).pathname;
-const MCP = new URL('../../examples/mcp.yaml', import.meta.url).pathname;
+const MCP = new URL('../../examples/mcp.cedar', import.meta.url).pathname;
 const FS = new URL('../../examples/filesystem.yaml', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'hubctl-fast-eval-'));
 const HTTP = join(dir, 'http.yaml');

@@ -222,7 +222,7 @@ function readsRegister(p: PolicyJson): boolean {
   return a?.has(`MCP::Action::${JSON.stringify('register')}`) === true;
 }
 
-const APPROVAL_LIKE = /approv|consent|confirm|ask/i;
+const APPROVAL_LIKE = /approv|consent|confirm|^(require|need)s?_?ask|^ask/i;
 
 /** The warnings of one policy's own shape (no other policy, no schema). */
 function shapeWarnings(p: CedarPolicyInfo): CedarWarning[] {

@@ -319,46 +319,46 @@ describe('policy eval mcp:… live', () => {
   });
 });
 
-describe('examples/mcp.yaml, as the README shows it', () => {
-  const EX = 'examples/mcp.yaml';
+describe('examples/mcp.cedar, as the README shows it', () => {
+  const EX = 'examples/mcp.cedar';
   it('lints clean', async () => {
     expect((await runCli(['policy', 'lint', '-f', EX])).code).toBe(0);
   });
   it.each([
-    [['mcp:invokeTool', 'notion/search'], 0, 'allow\npermitted by examples/mcp.yaml:12\n'],
+    [['mcp:invokeTool', 'notion/search'], 0, 'allow\npermitted by examples/mcp.cedar:9\n'],
     [['mcp:invokeTool', 'github/delete_repo'], 3, 'deny\nno permit matches (default deny)\n'],
     [
       ['mcp:invokeTool', 'github/search_code', '--attr', 'readOnly=true'],
       0,
-      'allow\npermitted by examples/mcp.yaml:13\n',
+      'allow\npermitted by examples/mcp.cedar:10\n',
     ],
     [
       ['mcp:invokeTool', 'stripe/refund'],
       3,
-      'approval-required\nreason: payments move money\napproval required by examples/mcp.yaml:16\n',
+      'approval-required\nreason: payments move money\napproval required by examples/mcp.cedar:13\n',
     ],
     [
       ['mcp:invokeTool', 'stripe/refund', '--args', '{"amount": 500}', '--explain'],
       3,
-      'deny\nforbidden by examples/mcp.yaml:18\n  forbid  examples/mcp.yaml:18  policy "mcp-tools"\n',
+      'deny\nforbidden by examples/mcp.cedar:15\n  forbid  examples/mcp.cedar:15  policy "mcp"\n',
     ],
     [
       ['mcp:register', 'linear', '--attr', 'type=remote-dcr', '--attr', 'requiresOAuth=true'],
       0,
-      'allow\npermitted by examples/mcp.yaml:8\n',
+      'allow\npermitted by examples/mcp.cedar:5\n',
     ],
     [['mcp:register', 'fs', '--attr', 'type=local-stdio'], 3, 'deny\nno permit matches (default deny)\n'],
     [
       ['mcp:readResource', 'file:///docs/guide/setup.md', '--server', 'fs'],
       0,
-      'allow\npermitted by examples/mcp.yaml:23\n',
+      'allow\npermitted by examples/mcp.cedar:20\n',
     ],
     [
       ['mcp:readResource', 'file:///etc/passwd', '--server', 'fs'],
       3,
       'deny\nno permit matches (default deny)\n',
     ],
-    [['mcp:invokePrimordial', 'code-mode'], 0, 'allow\npermitted by examples/mcp.yaml:22\n'],
+    [['mcp:invokePrimordial', 'code-mode'], 0, 'allow\npermitted by examples/mcp.cedar:19\n'],
     [['mcp:invokePrimordial', 'mcp-exec'], 3, 'deny\nno permit matches (default deny)\n'],
   ])('%j', async (args, code, stdout) => {
     expect(await runCli(['policy', 'eval', ...args, '-f', EX])).toEqual({ code, stdout, stderr: '' });
