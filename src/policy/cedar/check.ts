@@ -222,6 +222,9 @@ function readsRegister(p: PolicyJson): boolean {
   return a?.has(`MCP::Action::${JSON.stringify('register')}`) === true;
 }
 
+/** Permit × forbid pairs compared for shadowing, at most. */
+const MAX_SHADOW_PAIRS = 4_000_000;
+
 const APPROVAL_LIKE = /approv|consent|confirm|^(require|need)s?_?ask|^ask/i;
 
 /** The warnings of one policy's own shape (no other policy, no schema). */
@@ -413,13 +416,17 @@ export function lintCedar(cedar: Cedar, sources: readonly CedarSource[]): CedarW
       if (!specific) out.push(w);
     }
   });
-  for (const p of policies) {
-    if (p.effect !== 'permit' || p.principalScope) continue;
+  const forbids = policies
+    .filter((f) => f.effect === 'forbid' && !f.principalScope)
+    .map((f) => ({ f, conds: conjuncts(f.json) }));
+  const permits = policies.filter((p) => p.effect === 'permit' && !p.principalScope);
+  // pairwise: bounded, so that a huge set is linted in seconds (shadowing is then not looked for)
+  const pairsOk = permits.length * forbids.length <= MAX_SHADOW_PAIRS;
+  for (const p of pairsOk ? permits : []) {
     const pc = new Set(conjuncts(p.json));
-    for (const f of policies) {
-      if (f.effect !== 'forbid' || f.principalScope) continue;
+    for (const { f, conds } of forbids) {
       if (!scopeCovers(f.json, p.json)) continue;
-      if (!conjuncts(f.json).every((c) => pc.has(c))) continue;
+      if (!conds.every((c) => pc.has(c))) continue;
       out.push(
         warning(
           p,
