@@ -44,7 +44,11 @@ export interface RawOptions {
 
 /** The options of `policy eval`, read by commander and by the fast path of src/cli.ts alike. */
 export const EVAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: '-f, --file <path>', description: 'policy file, YAML or JSON (repeatable)', repeat: true },
+  {
+    flags: '-f, --file <path>',
+    description: 'policy file, YAML or JSON, or a Cedar text (.cedar) (repeatable)',
+    repeat: true,
+  },
   { flags: '--policy <policy>', description: 'fetch this policy by id or name (repeatable)', repeat: true },
   {
     flags: '--team <team>',
