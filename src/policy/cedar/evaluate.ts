@@ -5,8 +5,9 @@
 // silence here: every one is in `errors`, and the reason names an erroring forbid.
 // An evaluator owns its cache and its clock reading; the compiled set is shared and never changed.
 import { ValidationError } from '../../errors.js';
+import { type CedarCall, cedarCall } from './call.js';
 import { type CedarPolicyInfo, type CedarPolicySet, placeOf } from './policy-set.js';
-import { type CedarCall, cedarCall, type McpRequest } from './request.js';
+import type { McpRequest } from './request.js';
 import { type Scope, type ScopeRequest, scopeMayMatch, scopeOf, uidKey } from './scope.js';
 
 export type McpDecisionKind = 'allow' | 'deny' | 'approval-required';

@@ -5,7 +5,7 @@
 // @requireApproval on top.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cedarCall } from '../../../src/policy/cedar/request.js';
+import { cedarCall } from '../../../src/policy/cedar/call.js';
 import {
   compileCedar,
   loadCedar,
