@@ -1,8 +1,8 @@
 // MCP policies with the built bin/hubctl.js against the hub emulator: a Cedar policy created after
 // its check, one refused with nothing sent, the organization's policy evaluated live, lint, and a
 // batch mixing MCP and network requests.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,4 +104,22 @@ it('decides a batch mixing MCP and network requests, in order', async () => {
       .map((l) => JSON.parse(l).decision),
   ).toEqual(['allow', 'allow', 'deny', 'allow']);
   expect(r.stderr).toBe('4 requests: 3 allowed, 1 denied, 0 malformed\n');
+});
+
+it('loads the Cedar engine for MCP work only (a network eval stays as light as it was)', async () => {
+  const run = (args: string[]): string[] => {
+    const trace = join(dir, `trace-${args[2]}.txt`);
+    writeFileSync(trace, '');
+    spawnSync(process.execPath, ['--import', join(ROOT, 'bench/trace-modules.mjs'), BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, HUBCTL_CONFIG_DIR: dir, HUBCTL_TRACE_FILE: trace },
+    });
+    return readFileSync(trace, 'utf8').split('\n');
+  };
+  const cedar = (lines: string[]) => lines.some((l) => l.includes('/node_modules/@cedar-policy/cedar-wasm/'));
+  expect(
+    cedar(
+      run(['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', join(ROOT, 'examples/network.yaml')]),
+    ),
+  ).toBe(false);
+  expect(cedar(run(['policy', 'eval', 'mcp:invokeTool', 'notion/search', '-f', EXAMPLE]))).toBe(true);
 });
