@@ -120,8 +120,11 @@ function domainOf(rules: readonly AuthoredRule[] | undefined): string | undefine
   return undefined;
 }
 
-/** Checks the authored set alone: unique names, the limits of decisions §3. */
-function checkAuthored(authored: readonly AuthoredPolicy[]): void {
+/**
+ * Checks the authored set alone, before anything is fetched: unique names, and the limits of
+ * decisions §3 that the files alone pass (exit 2, invalid input: no server was asked).
+ */
+export function checkAuthored(authored: readonly AuthoredPolicy[]): void {
   const seen = new Map<string, string>();
   for (const p of authored) {
     const other = seen.get(p.name);
@@ -133,10 +136,15 @@ function checkAuthored(authored: readonly AuthoredPolicy[]): void {
     seen.set(p.name, p.source);
     const n = p.rules?.length ?? 0;
     if (n > MAX_PLAN_RULES) {
-      throw new ConflictError(
+      throw new ValidationError(
         `${p.source}: policy "${p.name}" has ${n} rules; a policy holds at most ${MAX_PLAN_RULES}`,
       );
     }
+  }
+  if (authored.length > MAX_PLAN_POLICIES) {
+    throw new ValidationError(
+      `the files hold ${authored.length} policies; an organization holds at most ${MAX_PLAN_POLICIES}`,
+    );
   }
 }
 
