@@ -90,8 +90,8 @@ it('round-trips an organization with HTTP rules and a Cedar policy', async () =>
   r = await hubctl(['policy', 'diff', '-f', out]);
   expect(r.code).toBe(10);
   expect(r.stdout).toBe(
-    '~ policy "cedar": Cedar text changes\n' +
-      '~   rule "gh-api" of policy "egress": http_resources: allow request:get,request:head "api.github.com/repos/**" → allow request:get,request:head "api.github.com/repos/*/issues"\n',
+    '~ policy "cedar": Cedar text changes [PATCH]\n' +
+      '~   rule "gh-api" of policy "egress": http_resources: allow request:get,request:head "api.github.com/repos/**" → allow request:get,request:head "api.github.com/repos/*/issues" [PATCH]\n',
   );
   r = await hubctl(['policy', 'apply', '-f', out, '--json']);
   expect(r.code, r.stderr).toBe(0);

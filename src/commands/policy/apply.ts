@@ -64,6 +64,7 @@ function ruleBody(r: AuthoredRule): CreateRuleBody {
 
 function patchBody(s: Extract<Step, { op: 'change-rule' }>): UpdateRuleBody {
   const body: UpdateRuleBody = {};
+  if (s.fields.includes('name')) body.name = s.to.name;
   if (s.fields.includes('actions')) body.actions = s.to.actions;
   if (s.fields.includes('decision')) body.decision = s.to.decision as 'allow' | 'deny';
   // the new form's list alone: the API refuses the other form's field, even as null

@@ -119,7 +119,10 @@ export function ruleShapeProblem(rule: StoredRule): string | undefined {
  * (request:* actions, as the rule will be) must not supply `resources`, any other rule must not
  * supply `http_resources`. Rules of actions it does not know are not checked.
  */
-export function otherFormProblem(body: Record<string, unknown>, actions: readonly string[]): string | undefined {
+export function otherFormProblem(
+  body: Record<string, unknown>,
+  actions: readonly string[],
+): string | undefined {
   if (!actions.every((a) => ACTION_DOMAINS[a] !== undefined)) return undefined;
   const http = actions.some(isHttp);
   if (http && Object.hasOwn(body, 'resources')) return 'HTTP rules must not supply resources';
