@@ -16,7 +16,7 @@ import {
   type Scope,
 } from './model.js';
 import { parseResource } from './resource.js';
-import { failAt, type KeyOffsets } from './source-text.js';
+import { bounded, failAt, type KeyOffsets } from './source-text.js';
 import { domainOfActions, isHttpActionList, validateHttpResource, validateRule } from './validate.js';
 import { readYamlFull, YamlProblem } from './yaml-full.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
@@ -59,7 +59,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 function fail(where: string, message: string): never {
-  throw new ValidationError(`${where}: ${message}`);
+  throw new ValidationError(bounded(`${where}: ${message}`));
 }
 
 function join(path: string, key: string | number): string {

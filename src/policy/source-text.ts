@@ -43,9 +43,21 @@ export function placeOf(source: string, text: string, offset: number | undefined
   return `${source}:${line}:${col}`;
 }
 
+/** Past this, a message about a file is cut: a name or value from the file can be megabytes. */
+const MAX_MESSAGE = 500;
+
+/**
+ * A message with the words from a file cut short: a run of 80 characters or more without a space
+ * keeps its first 60, and the whole keeps its first 500.
+ */
+export function bounded(message: string): string {
+  const cut = message.replace(/[^\s]{80,}/g, (run) => `${run.slice(0, 60)}…`);
+  return cut.length > MAX_MESSAGE ? `${cut.slice(0, MAX_MESSAGE - 1)}…` : cut;
+}
+
 /** Throws the one-sentence error of an authored file, placed at `offset`. */
 export function failAt(source: string, text: string, offset: number | undefined, message: string): never {
-  throw new ValidationError(`${placeOf(source, text, offset)}: ${message}`);
+  throw new ValidationError(bounded(`${placeOf(source, text, offset)}: ${message}`));
 }
 
 /**

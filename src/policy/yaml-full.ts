@@ -26,6 +26,16 @@ type Yaml = typeof import('yaml');
 /** The values of the documents of a YAML text (empty documents left out); throws YamlProblem. */
 export async function readYamlFull(text: string, offsets?: KeyOffsets): Promise<unknown[]> {
   const YAML: Yaml = await import('yaml');
+  try {
+    return walkDocuments(YAML, text, offsets);
+  } catch (err) {
+    // the library recurses on nesting: thousands of levels are nothing a policy file holds
+    if (err instanceof RangeError) throw new YamlProblem(undefined, `nested deeper than ${MAX_DEPTH} levels`);
+    throw err;
+  }
+}
+
+function walkDocuments(YAML: Yaml, text: string, offsets: KeyOffsets | undefined): unknown[] {
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: unknown[] = [];

@@ -55,7 +55,8 @@ export function readYamlSubset(source: string, offsets?: KeyOffsets): unknown {
     if (!reader.done()) return DECLINED; // a line the structure above could not place
     return value;
   } catch (err) {
-    if (err instanceof Decline) return DECLINED;
+    // a stack overflow is nesting beyond any policy file: the full reader says so
+    if (err instanceof Decline || err instanceof RangeError) return DECLINED;
     throw err;
   }
 }
