@@ -103,3 +103,23 @@ it('round-trips an organization with HTTP rules and a Cedar policy', async () =>
   expect(r.code).toBe(0);
   expect(writes()).toEqual([]);
 });
+
+it('refuses a typo before any request: the live deny stays', async () => {
+  hub.seedPolicy('acme', {
+    name: 'guard',
+    rules: [{ name: 'no-meta', actions: ['connect:tcp'], decision: 'deny', resources: ['169.254.169.254'] }],
+  });
+  const f = join(dir, 'guard.yaml');
+  writeFileSync(
+    f,
+    'name: guard\nrulez:\n  - {name: no-meta, actions: [connect:tcp], decision: deny, resources: [169.254.169.254]}\n',
+  );
+  hub.clearRequests();
+  const r = await hubctl(['policy', 'apply', '-f', f, '--yes']);
+  expect([r.code, r.stdout, r.stderr]).toEqual([
+    2,
+    '',
+    `hubctl: ${f}:2:1: unknown key "rulez" in a policy; did you mean "rules"?\n`,
+  ]);
+  expect(hub.requests).toEqual([]);
+});
