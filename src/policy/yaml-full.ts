@@ -58,10 +58,18 @@ function walkDocuments(YAML: Yaml, text: string, offsets: KeyOffsets | undefined
         );
       }
       if (YAML.isAlias(node)) {
+        const target = node.resolve(doc as Document.Parsed);
+        if (!target) {
+          // `resources: [*.example.com]`: a star starts an alias in YAML
+          throw new YamlProblem(
+            at,
+            `*${node.source} is read by YAML as an alias (a value starting with "*"); did you mean to quote it: "*${node.source}"?`,
+          );
+        }
         if (insideAnchor) {
           throw new YamlProblem(
             at,
-            `the alias *${node.source} is inside an anchored node; did you mean to write the values out?`,
+            `the alias *${node.source} is inside an anchored node (an alias bomb?); did you mean to write the values out?`,
           );
         }
         if (++aliases > MAX_YAML_ALIASES) {
@@ -70,8 +78,6 @@ function walkDocuments(YAML: Yaml, text: string, offsets: KeyOffsets | undefined
             `more than ${MAX_YAML_ALIASES} YAML anchors and aliases; did you mean to write the values out?`,
           );
         }
-        const target = node.resolve(doc as Document.Parsed);
-        if (!target) throw new YamlProblem(at, `the alias *${node.source} names no anchor before it`);
         return walk(target, depth, true);
       }
       let anchored = insideAnchor;

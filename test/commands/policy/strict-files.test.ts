@@ -52,7 +52,7 @@ const CASES: [string, string | Buffer, string][] = [
   [
     'bomb.yaml',
     'a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nname: egress\nrules: *c\n',
-    'bomb.yaml:2:8: the alias *a is inside an anchored node; did you mean to write the values out?',
+    'bomb.yaml:2:8: the alias *a is inside an anchored node (an alias bomb?); did you mean to write the values out?',
   ],
   [
     'aliases.yaml',
