@@ -4,6 +4,8 @@
 // checked and carried. Rules and policies that hubctl cannot evaluate (`cedar_v1`, unknown actions)
 // are kept and marked, never dropped and never matched. Pure: no IO (`yaml` is loaded only when a YAML file is parsed).
 import { HubctlError, ValidationError } from '../errors.js';
+import { checkAuthoredKeys } from './authoring-keys.js';
+import { JsonProblem, readJsonStrict } from './json-strict.js';
 import {
   type CedarV1,
   type Domain,
@@ -14,7 +16,9 @@ import {
   type Scope,
 } from './model.js';
 import { parseResource } from './resource.js';
+import { bounded, failAt, type KeyOffsets } from './source-text.js';
 import { domainOfActions, isHttpActionList, validateHttpResource, validateRule } from './validate.js';
+import { readYamlFull, YamlProblem } from './yaml-full.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
 
 export interface RuleDoc {
@@ -55,7 +59,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 function fail(where: string, message: string): never {
-  throw new ValidationError(`${where}: ${message}`);
+  throw new ValidationError(bounded(`${where}: ${message}`));
 }
 
 function join(path: string, key: string | number): string {
@@ -275,62 +279,48 @@ function looksJson(sourceName: string, text: string): boolean {
 
 /** Policy files larger than this are refused before they are parsed (10,000 rules take ~2 MiB). */
 const MAX_POLICY_TEXT = 16 * 1024 * 1024;
-/** Alias expansions allowed in one YAML document: plenty for anchors, nothing for a "billion laughs". */
-const MAX_YAML_ALIASES = 100;
 
-/** The value of one YAML document, with `yaml`'s own exceptions said as one plain sentence. */
-function yamlValue(doc: { toJS(o: { maxAliasCount: number }): unknown }, sourceName: string): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (err) {
-    const message = (err as Error).message ?? '';
-    const alias = /^Unresolved alias[^:]*: (.*)$/.exec(message)?.[1];
-    if (alias !== undefined)
-      fail(
-        sourceName,
-        `not valid YAML: *${alias} is read by YAML as an alias (a value starting with "*"); quote it: "*${alias}"`,
-      );
-    if (/alias count/i.test(message))
-      fail(sourceName, `not valid YAML: its aliases expand past ${MAX_YAML_ALIASES} nodes (an alias bomb?)`);
-    fail(sourceName, `not valid YAML: ${message.split('\n')[0]}`);
-  }
-}
-
-async function parseText(text: string, sourceName: string): Promise<unknown[]> {
+/**
+ * The values of an authored file, read strictly: JSON without duplicate keys, or YAML (the subset
+ * reader, else the full one) without duplicate keys, tags or more than a few aliases. Each problem
+ * is one sentence with the file and line.
+ */
+async function parseText(text: string, sourceName: string, offsets: KeyOffsets): Promise<unknown[]> {
   if (text.length > MAX_POLICY_TEXT) fail(sourceName, `is larger than ${MAX_POLICY_TEXT / 1024 / 1024} MiB`);
   if (looksJson(sourceName, text)) {
     try {
-      return [JSON.parse(text)];
+      return [readJsonStrict(text, offsets)];
     } catch (err) {
-      if (/\.json$/i.test(sourceName)) fail(sourceName, `not valid JSON: ${(err as Error).message}`);
+      if (!(err instanceof JsonProblem)) throw err;
+      // `{name: x}` is YAML too: a file not named .json that is not JSON is read as YAML
+      if (/\.json$/i.test(sourceName) || !err.syntax) failAt(sourceName, text, err.offset, err.message);
     }
   }
   // Most policy files stay within a plain subset that a small reader handles without loading `yaml`.
-  const quick = readYamlSubset(text);
+  const quick = readYamlSubset(text, offsets);
   if (quick !== DECLINED) return quick === null ? [] : [quick];
-  const YAML = await import('yaml');
-  const docs = YAML.parseAllDocuments(text, { prettyErrors: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const out: unknown[] = [];
-  for (const d of list) {
-    const e = d.errors[0];
-    // the first line of the message; the code frame after it ends that line with a colon
-    if (e) fail(sourceName, `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`);
-    const value = yamlValue(d, sourceName);
-    if (value !== null && value !== undefined) out.push(value);
+  try {
+    return await readYamlFull(text, offsets);
+  } catch (err) {
+    if (err instanceof YamlProblem) failAt(sourceName, text, err.offset, err.message);
+    throw err;
   }
-  return out;
 }
 
 /**
- * Parses a policy file (YAML or JSON): one policy of either form, a list of them, or several YAML
- * documents. Throws ValidationError naming the file and the field path.
+ * Parses an authored policy file (YAML or JSON): one policy of either form, a list of them, or
+ * several YAML documents. Unknown, duplicate and empty keys are refused with the closest known key
+ * (authoring-keys.ts). Throws ValidationError naming the file, the line or the field path.
  */
 export async function parsePolicyDocument(text: string, sourceName: string): Promise<PolicyDoc[]> {
-  const values = await parseText(text, sourceName);
+  const offsets: KeyOffsets = new WeakMap();
+  const values = await parseText(text, sourceName, offsets);
+  const report = (offset: number | undefined, message: string): never =>
+    failAt(sourceName, text, offset, message);
   const out: PolicyDoc[] = [];
   const multi = values.length > 1;
   values.forEach((value, d) => {
+    checkAuthoredKeys(value, offsets, report);
     const base = multi ? `document ${d + 1}` : '';
     if (!Array.isArray(value)) {
       out.push(parsePolicyObject(sourceName, base, value));

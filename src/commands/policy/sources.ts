@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import {
   applicablePolicies,
+  decodePolicyText,
   type PolicyDoc,
   parsePolicyDocument,
   policyDocFromApi,
@@ -37,6 +38,7 @@ export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): strin
   } catch (err) {
     throw cannotRead(path, err);
   }
+  let bytes: Buffer;
   try {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -47,12 +49,14 @@ export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): strin
       chunks.push(chunk.subarray(0, n));
       total += n;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    bytes = Buffer.concat(chunks, total);
   } catch (err) {
     throw cannotRead(path, err);
   } finally {
     closeSync(fd);
   }
+  // invalid UTF-8 is refused with its line, not read on as U+FFFD
+  return decodePolicyText(bytes, path);
 }
 
 function cannotRead(path: string, err: unknown): UsageError {
