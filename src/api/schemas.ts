@@ -3,12 +3,23 @@
 // loose: fields of newer API versions (`http_resources`, `cedar_v1`, `next_page_token`, …) pass
 // through as they came, while every field hubctl reads is checked. Types say what hubctl relies on.
 import type { AccessToken, AccessTokenPage } from './access-tokens.js';
-import { object, v } from './answer.js';
+import { ID_TEXT, object, v } from './answer.js';
 import type { GovPolicy, GovPolicySummary, GovRule } from './governance.js';
 
 const text = v.string();
-/** Ids go into URLs and tables: an empty one is as wrong as a missing one. */
-const id = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
+/**
+ * Ids go into URL paths and tables: letters, digits and `. _ ~ : -` (nothing a path or a terminal
+ * reads otherwise: no `/`, `%`, `?`, `#`, `\`, space or control character), never `.` or `..`,
+ * at most 256. An empty one is as wrong as a missing one.
+ */
+const id = v.pipe(
+  v.string(),
+  v.minLength(1, 'expected a non-empty string'),
+  v.regex(
+    ID_TEXT,
+    'an id must be 1 to 256 letters, digits, ".", "_", "~", ":" or "-", and not "." or ".." (ids go into URL paths)',
+  ),
+);
 const strings = v.array(v.string());
 
 // ---- governance -------------------------------------------------------------------------------
