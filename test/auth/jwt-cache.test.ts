@@ -6,8 +6,10 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cacheBaseUrl, jwtIsFor } from '../../src/auth/jwt-cache.js';
 import { type Harness, resetHarness, startHarness } from '../commands/harness.js';
 import { startHubEmulator } from '../support/hub-emulator.js';
+import { fakeJwt } from './jwt-fixture.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -323,3 +325,31 @@ async function startPathRouter(routes: Record<string, string>): Promise<string> 
   await new Promise<void>((resolve) => routerServer!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(routerServer!.address() as AddressInfo).port}`;
 }
+
+describe('jwtIsFor and cacheBaseUrl', () => {
+  it.each([
+    [{ sub: 'alice' }, 'alice', true],
+    [{ sub: 'Alice' }, 'alice', true],
+    [{ sub: 'uuid-1', username: 'alice' }, 'alice', true],
+    [{ sub: 'uuid-1', 'https://hub.docker.com': { username: 'alice' } }, 'alice', true],
+    [{ sub: 'bob' }, 'alice', false],
+    [{ sub: 'bob', username: 'bob' }, 'alice', false],
+    [{}, 'alice', false],
+    [{ sub: ['alice'] }, 'alice', false],
+  ])('%j names %s: %s', (claims, account, yes) => {
+    expect(jwtIsFor(fakeJwt(claims), account)).toBe(yes);
+  });
+
+  it('a token that is no JWT names nobody', () => {
+    expect(jwtIsFor('opaque-token', 'alice')).toBe(false);
+  });
+
+  it.each([
+    ['https://hub.example.com', 'https://hub.example.com'],
+    ['https://HUB.example.com:443/', 'https://hub.example.com'],
+    ['http://h:8080/a/', 'http://h:8080/a'],
+    ['http://h:8080/b', 'http://h:8080/b'],
+  ])('%s is filed as %s', (url, filed) => {
+    expect(cacheBaseUrl(url)).toBe(filed);
+  });
+});
