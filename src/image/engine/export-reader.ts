@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
@@ -25,6 +25,11 @@ import { readTarStream } from './tar-stream.js';
 
 /** Entries up to this size are kept in memory; larger ones are spooled to a file. */
 const IN_MEMORY_MAX = 1 << 20;
+/**
+ * The small entries kept in memory, together: an image's metadata is a few KiB and its small layers
+ * a few MiB; an export of endless small entries stops here rather than growing the process.
+ */
+export const IN_MEMORY_TOTAL_MAX = 256 * 1024 * 1024;
 
 export interface ExportedBlob {
   digest: string;
@@ -132,6 +137,7 @@ async function spool(
   const limit = limiter(opts.concurrency);
   const write = opts.write;
   let n = 0;
+  let inMemory = 0;
   for await (const entry of readTarStream(stream, opts.what)) {
     if (entry.type === '2') {
       links.set(entry.name, posix.normalize(posix.join(posix.dirname(entry.name), entry.linkname)));
@@ -140,6 +146,11 @@ async function spool(
     if (entry.type !== '0' && entry.type !== '7') continue;
     const hash = createHash('sha256');
     if (entry.size <= IN_MEMORY_MAX) {
+      inMemory += entry.size;
+      if (inMemory > IN_MEMORY_TOTAL_MAX)
+        throw new UnexpectedAnswerError(
+          `${opts.what}: unexpected answer from ${opts.host}: the archive's small entries add up to more than ${IN_MEMORY_TOTAL_MAX / (1024 * 1024)} MiB`,
+        );
       const parts: Buffer[] = [];
       for await (const c of entry.body) parts.push(c);
       const bytes = Buffer.concat(parts);
@@ -236,7 +247,7 @@ async function assemble(
   });
   const image = list[0]!;
   const configEntry = find(image.Config);
-  const config = await entryBytes(configEntry);
+  const config = await entryBytes(configEntry, bad);
   const parsedConfig = checkAnswer(imageConfig, parseJson(config, bad), {
     host: opts.host,
     what: `${opts.what}: the config`,
@@ -288,12 +299,29 @@ async function assemble(
   return { manifest, config, blobs, repoTags: image.RepoTags ?? [] };
 }
 
-async function entryBytes(entry: Spooled): Promise<Buffer> {
-  if (entry.bytes) return entry.gzip ? gunzipSync(entry.bytes) : entry.bytes;
-  if (entry.rawFile && entry.gzip) return gunzipSync(await readFile(entry.rawFile));
-  if (entry.rawFile && entry.gate) return readFile(entry.rawFile); // kept while streamed
+/** A config (JSON) read from the export: past this, decompressed or not, it is refused. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+async function entryBytes(entry: Spooled, bad: (what: string) => Error): Promise<Buffer> {
+  const tooLarge = () => bad(`the image config is larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`);
+  // A gzip bomb stops at the cap: zlib refuses to produce more than maxOutputLength.
+  const gunzip = (b: Buffer) => {
+    try {
+      return gunzipSync(b, { maxOutputLength: MAX_CONFIG_BYTES });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+      throw bad('the image config is not valid gzip');
+    }
+  };
+  const read = async (file: string) => {
+    if ((await stat(file)).size > MAX_CONFIG_BYTES) throw tooLarge();
+    return readFile(file);
+  };
+  if (entry.bytes) return entry.gzip ? gunzip(entry.bytes) : entry.bytes;
+  if (entry.rawFile && entry.gzip) return gunzip(await read(entry.rawFile));
+  if (entry.rawFile && entry.gate) return read(entry.rawFile); // kept while streamed
   const c = await entry.compressed;
-  return gunzipSync(c?.file ? await readFile(c.file) : (c?.bytes as Buffer));
+  return gunzip(c?.file ? await read(c.file) : (c?.bytes as Buffer));
 }
 
 function parseJson(bytes: Buffer, bad: (what: string) => Error): unknown {
