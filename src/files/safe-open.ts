@@ -2,9 +2,12 @@
 // (a FIFO or a device would block or never end), partial files are appended to only when they are
 // plain files of their own (never through a symlink or a hard link), and a file system's refusals
 // become one sentence that names the path (filesystemError).
-import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open } from 'node:fs/promises';
 import { HubctlError, ValidationError } from '../errors.js';
+import { kindOf, notRegular } from './regular.js';
+
+export { kindOf } from './regular.js';
 
 /** The file system refused an operation (permission, read-only, full): exit 1. */
 export class FileSystemError extends HubctlError {
@@ -12,22 +15,6 @@ export class FileSystemError extends HubctlError {
 }
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
-
-/** What a non-regular file is, in words. */
-export function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFile()) return 'a regular file';
-  return 'not a regular file';
-}
-
-function notRegular(what: string, path: string, st: Stats): ValidationError {
-  return new ValidationError(`${what} ${path} is ${kindOf(st)}, not a regular file`);
-}
 
 /**
  * Opens an input for reading: a regular file, or a ValidationError (exit 2) naming what it is.
@@ -46,22 +33,6 @@ export async function openInput(path: string, what: string): Promise<FileHandle>
     throw notRegular(what, path, st);
   }
   return fh;
-}
-
-/** The same, synchronously (policy files are read before anything else loads). */
-export function openInputSync(path: string, what: string, onError: (err: unknown) => Error): number {
-  let fd: number;
-  try {
-    fd = openSync(path, O_RDONLY | O_NONBLOCK);
-  } catch (err) {
-    throw onError(err);
-  }
-  const st = fstatSync(fd);
-  if (!st.isFile()) {
-    closeSync(fd);
-    throw notRegular(what, path, st);
-  }
-  return fd;
 }
 
 /**

@@ -3,18 +3,16 @@
 // partial blob and its lock; the next pull takes the dead run's lock over, continues the blob with
 // a Range request, and leaves no partial file behind, in a layout and beside an archive.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type BundledBin, bundleBin } from '../support/bundled-bin.js';
 import { makeOciImage } from '../support/oci-images.js';
 import { describeWithRegistry } from '../support/registry.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
 
 const MiB = 1024 * 1024;
-const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** A loopback proxy whose downstream rate can be limited (bytes a second), or not. */
 async function startThrottle(targetPort: number) {
@@ -63,7 +61,7 @@ function leftovers(dir: string): string[] {
 
 describeWithRegistry('a pull killed with SIGKILL', () => {
   let w: ImageWorld;
-  let binDir: string;
+  let bin: BundledBin;
   let throttle: Awaited<ReturnType<typeof startThrottle>>;
   let env: Record<string, string>;
   let P: string;
@@ -74,28 +72,13 @@ describeWithRegistry('a pull killed with SIGKILL', () => {
     throttle = await startThrottle(Number(w.registry.host.split(':')[1]));
     P = throttle.host;
     env = w.withCredentialsFor([P]);
-    binDir = join(repoRoot, 'node_modules', '.cache', `hubctl-test-${randomBytes(4).toString('hex')}`);
-    await build({
-      stdin: {
-        contents:
-          "import { main, realDeps } from './src/cli.ts'; process.exitCode = await main(process.argv.slice(2), realDeps());",
-        resolveDir: repoRoot,
-        loader: 'ts',
-      },
-      outfile: join(binDir, 'hubctl.mjs'),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20.19',
-      packages: 'external',
-      logLevel: 'error',
-    });
+    bin = await bundleBin();
     img = await makeOciImage(join(w.tmp, 'src'), { layers: 1, layerSize: 24 * MiB });
     const push = await w.run(['image', 'push', `oci:${img.dir}`, `${P}/killed/pull:1`], { env });
     expect(push.code).toBe(0);
   });
   afterAll(async () => {
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
+    bin?.remove();
     await throttle?.close();
     await w?.stop();
   });
@@ -103,14 +86,10 @@ describeWithRegistry('a pull killed with SIGKILL', () => {
   /** Starts a pull in a child process and kills it once `ready()` says enough reached the disk. */
   async function killMidPull(dest: string, ready: () => boolean): Promise<void> {
     throttle.limit(4 * MiB);
-    const child = spawn(
-      process.execPath,
-      [join(binDir, 'hubctl.mjs'), 'image', 'pull', `${P}/killed/pull:1`, dest],
-      {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      },
-    );
+    const child = spawn(process.execPath, [bin.file, 'image', 'pull', `${P}/killed/pull:1`, dest], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let killed = false;
     const deadline = Date.now() + 30_000;
