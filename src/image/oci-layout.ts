@@ -14,6 +14,7 @@ import { filesystemError, kindOf, openInput } from '../files/safe-open.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
 import { sha256OfFile } from './verified-write.js';
+import { listSome } from '../list-some.js';
 
 /** index.json and the small blobs read whole (manifests, configs): past this they are refused. */
 export const MAX_LOCAL_JSON_BYTES = 64 * 1024 * 1024;
@@ -261,7 +262,7 @@ export function pickFromIndex(
     if (!found) {
       const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
       throw new NotFoundError(`no image tagged "${tag}" in ${where}`, {
-        hint: tags.length > 0 ? `Tags there: ${tags.join(', ')}.` : undefined,
+        hint: tags.length > 0 ? `Tags there: ${listSome(tags as string[])}.` : undefined,
       });
     }
     return found;
@@ -275,11 +276,31 @@ export function pickFromIndex(
 
 /** index.json's text as an index, or a sentence naming the file. */
 export function parseIndexJson(text: string, where: string): ImageIndex {
+  let index: ImageIndex;
   try {
-    const index = JSON.parse(text) as ImageIndex;
-    if (!index || !Array.isArray(index.manifests)) throw new Error('no manifests');
-    return index;
+    index = JSON.parse(text) as ImageIndex;
   } catch (err) {
-    throw new ValidationError(`${where} is not a valid OCI index`, { cause: err });
+    throw new ValidationError(`${where} is not a valid OCI index (not JSON)`, { cause: err });
   }
+  if (!index || typeof index !== 'object' || !Array.isArray(index.manifests))
+    throw new ValidationError(`${where} is not a valid OCI index (no list of manifests)`);
+  // Every entry is read further (tags, digests): one that is not a descriptor is named here.
+  for (const [i, d] of index.manifests.entries()) {
+    const ok =
+      d !== null &&
+      typeof d === 'object' &&
+      typeof d.mediaType === 'string' &&
+      typeof d.digest === 'string' &&
+      Number.isSafeInteger(d.size) &&
+      d.size >= 0 &&
+      (d.annotations === undefined ||
+        (d.annotations !== null &&
+          typeof d.annotations === 'object' &&
+          Object.values(d.annotations).every((a) => typeof a === 'string')));
+    if (!ok)
+      throw new ValidationError(
+        `${where} is not a valid OCI index: manifest ${i + 1} is not a descriptor (mediaType, digest, size)`,
+      );
+  }
+  return index;
 }
