@@ -17,13 +17,13 @@ import {
   type ImageManifest,
 } from '../api/registry/media-types.js';
 import { NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { listSome } from '../list-some.js';
 import { formatReference, parseReference } from '../ref/reference.js';
 import { parseIndexJson, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';
 import type { BlobRead, ImageSource, StoredManifest } from './store.js';
 import type { TarEntry } from './tar.js';
 import { ArchiveDestination, blobEntryName, TarFile } from './tar-image.js';
-import { listSome } from '../list-some.js';
 
 const IMAGE_NAME = 'io.containerd.image.name';
 

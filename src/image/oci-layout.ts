@@ -11,10 +11,10 @@ import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/med
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
 import { withLock } from '../files/lock.js';
 import { filesystemError, kindOf, openInput } from '../files/safe-open.js';
+import { listSome } from '../list-some.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
 import { sha256OfFile } from './verified-write.js';
-import { listSome } from '../list-some.js';
 
 /** index.json and the small blobs read whole (manifests, configs): past this they are refused. */
 export const MAX_LOCAL_JSON_BYTES = 64 * 1024 * 1024;
