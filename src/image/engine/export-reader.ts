@@ -16,7 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { checkAnswer, v } from '../../api/answer.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
-import { IntegrityError, UnexpectedAnswerError } from '../../errors.js';
+import { IntegrityError, UnexpectedAnswerError, ValidationError } from '../../errors.js';
 import { WRITE_BATCH } from '../io-sizes.js';
 import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
@@ -30,6 +30,8 @@ const IN_MEMORY_MAX = 1 << 20;
  * a few MiB; an export of endless small entries stops here rather than growing the process.
  */
 export const IN_MEMORY_TOTAL_MAX = 256 * 1024 * 1024;
+/** Entries of one image's export: a few per layer (at most 127 layers) and a few more. */
+export const MAX_EXPORT_ENTRIES = 10_000;
 
 export interface ExportedBlob {
   digest: string;
@@ -119,6 +121,8 @@ export async function readEngineExport(
     await spool(stream, opts, entries, links);
     return await assemble(opts, entries, links);
   } catch (err) {
+    // The rest of the export is not read: its connection is closed, not left open.
+    (stream as { destroy?: (err?: Error) => void }).destroy?.();
     // Uploads under way are cancelled and waited for: nothing runs on after a failure.
     for (const e of entries.values()) e.gate?.refuse(err);
     await Promise.allSettled([...entries.values()].map((e) => e.compressed));
@@ -138,7 +142,7 @@ async function spool(
   const write = opts.write;
   let n = 0;
   let inMemory = 0;
-  for await (const entry of readTarStream(stream, opts.what)) {
+  for await (const entry of asAnswer(readTarStream(stream, opts.what, MAX_EXPORT_ENTRIES), opts)) {
     if (entry.type === '2') {
       links.set(entry.name, posix.normalize(posix.join(posix.dirname(entry.name), entry.linkname)));
       continue;
@@ -190,6 +194,20 @@ async function spool(
       spooled.compressed.catch(() => undefined); // awaited below
     }
     entries.set(entry.name, spooled);
+  }
+}
+
+/** The engine's archive is its answer: a malformed or oversized one is an unexpected answer (exit 7). */
+async function* asAnswer<T>(entries: AsyncGenerator<T>, opts: ReadExportOptions): AsyncGenerator<T> {
+  try {
+    yield* entries;
+  } catch (err) {
+    if (err instanceof ValidationError)
+      throw new UnexpectedAnswerError(
+        `${err.message.replace(`${opts.what}: `, `${opts.what}: unexpected answer from ${opts.host}: `)}`,
+        { cause: err },
+      );
+    throw err;
   }
 }
 

@@ -51,6 +51,7 @@ class ByteReader {
 export async function* readTarStream(
   source: AsyncIterable<Buffer | string>,
   what: string,
+  maxEntries = MAX_TAR_ENTRIES,
 ): AsyncGenerator<StreamEntry> {
   const reader = new ByteReader(source);
   const truncated = () => new ValidationError(`${what}: the archive ends in the middle of an entry`);
@@ -65,8 +66,8 @@ export async function* readTarStream(
     const type = String.fromCharCode(header[156] || 0x30);
     if (!Number.isSafeInteger(size) || size < 0)
       throw new ValidationError(`${what}: the archive has a tar header with a bad size field`);
-    if (++count > MAX_TAR_ENTRIES)
-      throw new ValidationError(`${what}: the archive holds more than ${MAX_TAR_ENTRIES} entries`);
+    if (++count > maxEntries)
+      throw new ValidationError(`${what}: the archive holds more than ${maxEntries} entries`);
     const prefix = readString(header, 345, 155);
     const base = readString(header, 0, 100);
     const name = pax.path ?? longName ?? (prefix ? `${prefix}/${base}` : base);
