@@ -2,7 +2,15 @@
 // and their output is assembled from precomputed bytes; any other line is decoded and takes the
 // text path (batch-lines.ts). Pure: the command does the reading and writing.
 
-import { evaluateLine, HEAD, MIDDLE, parseRequestLine, TextBatch } from './batch-lines.js';
+import {
+  evaluateLine,
+  HEAD,
+  lineTooLong,
+  MAX_LINE_BYTES,
+  MIDDLE,
+  parseRequestLine,
+  TextBatch,
+} from './batch-lines.js';
 import {
   assertDecidable,
   decide,
@@ -93,6 +101,8 @@ export class BatchProcessor extends TextBatch {
 
   /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */
   private parts: Uint8Array[] = [];
+  /** Their length together: past MAX_LINE_BYTES the line is refused. */
+  private partsBytes = 0;
   private slab = new Uint8Array(SLAB);
   /** slab[flushed, pos) is output not yet handed out. */
   private flushed = 0;
@@ -119,7 +129,7 @@ export class BatchProcessor extends TextBatch {
       // TextDecoder drops a BOM at the start of a stream; so does this path
       if (this.parts.length > 0) chunk = this.joinParts(chunk, chunk.length);
       if (chunk.length < 3) {
-        if (chunk.length > 0) this.parts.push(chunk.slice());
+        if (chunk.length > 0) this.keep(chunk);
         return null;
       }
       this.started = true;
@@ -127,16 +137,28 @@ export class BatchProcessor extends TextBatch {
     } else if (this.parts.length > 0) {
       const nl = chunk.indexOf(10);
       if (nl < 0) {
-        this.parts.push(chunk.slice());
+        this.keep(chunk);
         return null;
       }
+      if (this.partsBytes + nl > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       const line = this.joinParts(chunk, nl + 1);
       this.scan(line, 0, line.length);
       start = nl + 1;
     }
     const done = this.scan(chunk, start, chunk.length);
-    if (done < chunk.length) this.parts.push(chunk.slice(done));
+    if (done < chunk.length) this.keep(chunk.subarray(done));
     return this.take();
+  }
+
+  /** Keeps the start of a line for the next chunk, or refuses a line grown past the cap. */
+  private keep(bytes: Uint8Array): void {
+    this.partsBytes += bytes.length;
+    if (this.partsBytes > MAX_LINE_BYTES) {
+      this.parts = [];
+      this.partsBytes = 0;
+      throw lineTooLong(this.lineNo + 1);
+    }
+    this.parts.push(bytes.slice());
   }
 
   /** The output of a last line without newline, or null. */
@@ -165,6 +187,7 @@ export class BatchProcessor extends TextBatch {
     }
     out.set(b.subarray(0, bEnd), at);
     this.parts = [];
+    this.partsBytes = 0;
     return out;
   }
 
@@ -204,6 +227,7 @@ export class BatchProcessor extends TextBatch {
       let nl = s;
       while (nl < end && b[nl] !== 10) nl++;
       if (nl === end) return s;
+      if (nl - s > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       this.line(b, s, nl);
       s = nl + 1;
     }
