@@ -9,10 +9,12 @@ import {
   type Step,
 } from '../../policy/index.js';
 import { shown } from './as-code.js';
+import { teamLabel, teamNamesFor } from './present.js';
 
-function scopeWords(scope: Scope): string {
+/** `org-wide` or `teams "developers", "ops"`; `names` maps team UUIDs to names (else UUIDs show). */
+function scopeWords(scope: Scope, names?: Map<string, string>): string {
   const teams = scope.teams ?? [];
-  return teams.length === 0 ? 'org-wide' : `teams ${teams.map(shown).join(', ')}`;
+  return teams.length === 0 ? 'org-wide' : `teams ${teams.map((t) => shown(teamLabel(t, names))).join(', ')}`;
 }
 
 function ruleWords(r: AuthoredRule): string {
@@ -43,12 +45,12 @@ const REMOVED_BECAUSE: Record<string, string> = {
 };
 
 /** The line of one step: every write the plan sends has its own, with its method. */
-function stepLine(s: Step): [string, string] {
+function stepLine(s: Step, names?: Map<string, string>): [string, string] {
   const rule = (name: string) => `  rule ${shown(name)} of policy ${shown(s.policy)}`;
   const [mark, text] = ((): [string, string] => {
     switch (s.op) {
       case 'create-policy':
-        return ['+', `policy ${shown(s.policy)} (${s.cedar_v1 ? 'cedar_v1' : scopeWords(s.scope)})`];
+        return ['+', `policy ${shown(s.policy)} (${s.cedar_v1 ? 'cedar_v1' : scopeWords(s.scope, names)})`];
       case 'delete-policy':
         return [
           '-',
@@ -56,7 +58,8 @@ function stepLine(s: Step): [string, string] {
         ];
       case 'update-policy': {
         const parts: string[] = [];
-        if (s.scope) parts.push(`scope ${scopeWords(s.scope.from)} → ${scopeWords(s.scope.to)}`);
+        if (s.scope)
+          parts.push(`scope ${scopeWords(s.scope.from, names)} → ${scopeWords(s.scope.to, names)}`);
         if (s.cedar_v1) parts.push('Cedar text changes');
         return ['~', `policy ${shown(s.policy)}: ${parts.join('; ')}`];
       }
@@ -93,7 +96,17 @@ export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
     ctx.output.info('No changes: the organization matches the files.');
     return;
   }
-  const lines = plan.steps.map(stepLine);
+  const names = await teamNamesFor(
+    ctx,
+    plan.steps.flatMap((s) =>
+      s.op === 'create-policy'
+        ? [s.scope]
+        : s.op === 'update-policy' && s.scope
+          ? [s.scope.from, s.scope.to]
+          : [],
+    ),
+  );
+  const lines = plan.steps.map((s) => stepLine(s, names));
   for (const [mark, text] of lines) ctx.output.line(await ctx.output.style(`${mark} ${text}`, COLOUR[mark]!));
   const count = (mark: string) => lines.filter(([m]) => m === mark).length;
   const n = lines.length;
