@@ -16,7 +16,7 @@ import {
   type Scope,
 } from './model.js';
 import { parseResource } from './resource.js';
-import { bounded, failAt, type KeyOffsets } from './source-text.js';
+import { bounded, failAt, type KeyOffsets, placeOf } from './source-text.js';
 import { domainOfActions, isHttpActionList, validateHttpResource, validateRule } from './validate.js';
 import { readYamlFull, YamlProblem } from './yaml-full.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
@@ -322,16 +322,60 @@ export async function parsePolicyDocument(text: string, sourceName: string): Pro
   values.forEach((value, d) => {
     checkAuthoredKeys(value, offsets, report);
     const base = multi ? `document ${d + 1}` : '';
-    if (!Array.isArray(value)) {
-      out.push(parsePolicyObject(sourceName, base, value));
-      return;
-    }
-    value.forEach((p, i) => {
-      out.push(parsePolicyObject(sourceName, join(base, i), p));
-    });
+    const parse = (path: string, v: unknown) => {
+      try {
+        out.push(parsePolicyObject(sourceName, path, v));
+      } catch (err) {
+        if (err instanceof ValidationError)
+          throw placed(err, sourceName, text, multi ? values : [value], offsets);
+        throw err;
+      }
+    };
+    if (!Array.isArray(value)) parse(base, value);
+    else
+      value.forEach((p, i) => {
+        parse(join(base, i), p);
+      });
   });
   if (out.length === 0) fail(sourceName, 'holds no policy');
   return out;
+}
+
+/**
+ * A field's error (`file: rules[2].resources: …`) with the line and column of that field added
+ * (`file:7:5: rules[2].resources: …`), found by walking the field path through the values.
+ */
+function placed(
+  err: ValidationError,
+  source: string,
+  text: string,
+  values: readonly unknown[],
+  offsets: KeyOffsets,
+): ValidationError {
+  const prefix = `${source}: `;
+  if (!err.message.startsWith(prefix)) return err;
+  const rest = err.message.slice(prefix.length);
+  const path = /^((?:document \d+)?(?:\.?[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*): /.exec(rest)?.[1] ?? '';
+  let cur: unknown = values.length === 1 ? values[0] : undefined;
+  let offset: number | undefined;
+  for (const m of path.matchAll(/document (\d+)|\[(\d+)\]|\.?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (m[1] !== undefined) cur = values[Number(m[1]) - 1];
+    else if (m[2] !== undefined) {
+      cur = Array.isArray(cur) ? cur[Number(m[2])] : undefined;
+      // an element of a list: where its first key is
+      const keys = isObj(cur) ? offsets.get(cur) : undefined;
+      if (keys && keys.size > 0) offset = Math.min(...keys.values());
+    } else if (isObj(cur)) {
+      offset = offsets.get(cur)?.get(m[3]!) ?? offset;
+      cur = cur[m[3]!];
+    } else break;
+  }
+  if (offset === undefined) {
+    const keys = isObj(cur) ? offsets.get(cur) : undefined;
+    if (path === '' && keys && keys.size > 0) offset = Math.min(...keys.values());
+    else return err;
+  }
+  return new ValidationError(`${placeOf(source, text, offset)}: ${rest}`, { hint: err.hint });
 }
 
 /**
