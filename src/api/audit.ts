@@ -50,6 +50,8 @@ export interface ReadOptions {
 
 export interface AuditClient {
   readonly org: string;
+  /** The audit API's base address. */
+  readonly baseUrl: string;
   /** One page; `params` as sent (filters, range or page_token, page_size). */
   page(params: Record<string, string>): Promise<AuditPage>;
   /** The events of a range, newest first, a page at a time (edge copies dropped). */
@@ -178,7 +180,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     }
   }
 
-  return { org: o.org, page, pages };
+  return { org: o.org, baseUrl: o.baseUrl, page, pages };
 }
 
 /** Retry-After (seconds or a date), else the body's `retry_after_seconds`. */

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as exportEvents from './export.js';
 import * as list from './list.js';
 
 export function register(group: Command, host: CommandHost): void {
   list.register(group, host);
+  exportEvents.register(group, host);
 }
