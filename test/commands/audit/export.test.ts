@@ -27,7 +27,6 @@ afterAll(() => emu.close());
 beforeEach(() => emu.clearRequests());
 
 const env = {
-  HUBCTL_AUDIT_URL: emu?.url,
   HUBCTL_AUDIT_TOKEN: OAT,
   HUBCTL_ORG: 'acme',
   HUBCTL_AUDIT_MAX_RPM: '6000',
