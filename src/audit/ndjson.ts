@@ -87,7 +87,7 @@ export function parseLine(line: string, name: string, lineNo: number): Record<st
 
 /** The objects of an NDJSON stream, a chunk's worth at a time. */
 export async function* readNdjson(
-  chunks: AsyncIterable<Buffer | string>,
+  chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   name: string,
   maxBytes = MAX_LINE_BYTES,
 ): AsyncGenerator<Record<string, unknown>[]> {
