@@ -67,7 +67,8 @@ export function openExport(
   range: { from: TimePoint; to: TimePoint },
 ): ExportTarget {
   const statePath = `${path}${STATE_SUFFIX}`;
-  const release = tryLock(statePath, LOCK_STALE_MS);
+  // A second try: the first breaks a lock left by a run that was killed (its process is gone).
+  const release = tryLock(statePath, LOCK_STALE_MS) ?? tryLock(statePath, LOCK_STALE_MS);
   if (!release)
     throw new ConflictError(`another hubctl is exporting to ${path}`, {
       hint: 'Wait for it to finish, or stop it; running the same command afterwards resumes the export.',
