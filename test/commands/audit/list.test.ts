@@ -206,3 +206,44 @@ describe('audit list: refusals', () => {
     expect(r.stderr.match(/waiting/g)).toHaveLength(5);
   });
 });
+
+describe('auth login --audit', () => {
+  it('stores an OAT for the audit origin after checking it, refuses a PAT before sending, and audit commands use it', async () => {
+    const { tempConfigDir } = await import('../../support/run-cli.js');
+    const config = tempConfigDir();
+    const base = { HUBCTL_CONFIG_DIR: config, HUBCTL_ORG: 'acme', HUBCTL_AUDIT_URL: emu.url };
+    const pat = await runCli(['auth', 'login', '--audit', '--password-stdin'], {
+      env: base,
+      stdin: 'hub_pat_abc\n',
+      clock,
+    });
+    expect(pat.code).toBe(4);
+    expect(emu.requests).toHaveLength(0);
+    const bad = await runCli(['auth', 'login', '--audit', '--password-stdin'], {
+      env: base,
+      stdin: 'hub_oat_wrong\n',
+      clock,
+    });
+    expect(bad.code).toBe(4);
+    const ok = await runCli(['auth', 'login', '--audit', '--password-stdin'], {
+      env: base,
+      stdin: `${OAT}\n`,
+      clock,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const creds = JSON.parse(readFileSync(`${config}/credentials.json`, 'utf8'));
+    expect(creds.audit.default).toEqual({ username: 'acme', secret: OAT, origin: new URL(emu.url).origin });
+    emu.clearRequests();
+    const list = await runCli(['audit', 'list', '--limit', '1', '--json'], { env: base, clock });
+    expect(list.code, list.stderr).toBe(0);
+    expect(emu.requests[0]!.headers.authorization).toBe(`Bearer ${OAT}`);
+    // Bound to its origin: another audit address does not get it.
+    const elsewhere = await runCli(['audit', 'list', '--audit-url', 'http://localhost:9'], {
+      env: base,
+      clock,
+    });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/does not send it to http:\/\/localhost:9/);
+  });
+});
