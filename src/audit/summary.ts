@@ -76,8 +76,6 @@ export function groupValue(e: Obj, by: SummaryKey): string | undefined {
 export class SummaryCounter {
   private readonly groups = new Map<string | null, SummaryGroup>();
   private events = 0;
-  private oldestMs = Number.POSITIVE_INFINITY;
-  private newestMs = Number.NEGATIVE_INFINITY;
   private oldest?: string;
   private newest?: string;
   private overflowed = false;
@@ -116,22 +114,33 @@ export class SummaryCounter {
         g.other++;
     }
     const t = typeof e.created_at === 'string' ? e.created_at : e.timestamp;
-    if (typeof t === 'string') {
-      const ms = Date.parse(t);
-      if (ms < this.oldestMs) {
-        this.oldestMs = ms;
-        this.oldest = t;
-      }
-      if (ms > this.newestMs) {
-        this.newestMs = ms;
-        this.newest = t;
-      }
+    if (typeof t === 'string') this.time(t);
+  }
+
+  private time(t: string): void {
+    // Most times share one shape (UTC, the same precision): compared as text, no Date.parse.
+    if (
+      this.oldest !== undefined &&
+      this.newest !== undefined &&
+      utcLike(t, this.oldest) &&
+      utcLike(t, this.newest)
+    ) {
+      if (t < this.oldest) this.oldest = t;
+      else if (t > this.newest) this.newest = t;
+      return;
     }
+    const ms = Date.parse(t);
+    if (Number.isNaN(ms)) return;
+    if (this.oldest === undefined || ms < Date.parse(this.oldest)) this.oldest = t;
+    if (this.newest === undefined || ms > Date.parse(this.newest)) this.newest = t;
   }
 
   result(): Summary {
     const groups = [...this.groups.values()].sort(
-      (a, b) => b.count - a.count || String(a.value ?? '').localeCompare(String(b.value ?? '')),
+      (a, b) =>
+        b.count - a.count ||
+        (a.value === null ? 1 : 0) - (b.value === null ? 1 : 0) ||
+        (a.value ?? '').localeCompare(b.value ?? ''),
     );
     return {
       groups,
@@ -141,4 +150,19 @@ export class SummaryCounter {
       overflowed: this.overflowed,
     };
   }
+}
+
+/**
+ * `a` and `b` are RFC 3339 UTC times of one shape (same length, `YYYY-MM-DDTHH:MM:SS…Z`), whose
+ * text order is their time order.
+ */
+function utcLike(a: string, b: string): boolean {
+  return (
+    a.length === b.length &&
+    a.charCodeAt(a.length - 1) === 90 &&
+    b.charCodeAt(b.length - 1) === 90 &&
+    a.charCodeAt(4) === 45 &&
+    a.charCodeAt(10) === 84 &&
+    a.charCodeAt(13) === 58
+  );
 }

@@ -285,25 +285,23 @@ export async function startAuditEmulator(options: AuditEmulatorOptions = {}): Pr
 
     const store = byOrg.get(org) ?? { list: [], at: [] };
     const matches: AuditEvent[] = [];
-    const offset = cursor?.offset ?? 0;
-    let seen = 0;
+    // The cursor holds where the previous page stopped in the ordered list (and the range and
+    // filters it belongs to): a page costs its own events, not a scan from the start.
+    let i = cursor?.offset ?? 0;
     let more = false;
-    for (let i = 0; i < store.list.length; i++) {
+    for (; i < store.list.length; i++) {
       const at = store.at[i]!;
       if (at > hi) continue;
       if (at < lo) break;
       const e = store.list[i]!;
       if (!matchesFilters(e, filters)) continue;
-      if (seen++ < offset) continue;
       if (matches.length === pageSize) {
         more = true;
         break;
       }
       matches.push(e);
     }
-    const next = more
-      ? Buffer.from(JSON.stringify({ offset: offset + matches.length, key, from, to })).toString('base64url')
-      : '';
+    const next = more ? Buffer.from(JSON.stringify({ offset: i, key, from, to })).toString('base64url') : '';
     send(res, 200, { events: matches, next_page_token: next });
   }
 
