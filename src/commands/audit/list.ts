@@ -3,6 +3,7 @@ import type { AuditEventObject } from '../../api/audit.js';
 import { buildQuery, type FilterInput } from '../../audit/query.js';
 import { decisionName, readAuditRecord } from '../../audit/record.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { safeJson } from '../../output/escape.js';
 import { type CommandHost, examples } from '../host.js';
 import { addFilterOptions, type FilterFlags, filterInput, limitOption, statusLine } from './shared.js';
@@ -19,6 +20,8 @@ export interface ListOptions {
 export const COLUMNS = ['TIME', 'USER', 'AGENT', 'ACTION', 'RESOURCE', 'DECISION', 'MODE'];
 /** A terminal table is drawn this many rows at a time (its widths need the rows in memory). */
 const TABLE_CHUNK = 1000;
+/** `list --local --limit 0` sorts in memory: at most this many records. */
+const MAX_LOCAL_ALL = 1_000_000;
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
@@ -130,6 +133,10 @@ async function* newestFirst(
       kept.push({ ms, e });
     }
     if (limit > 0 && kept.length > 2 * limit + 10_000) trim();
+    if (limit === 0 && kept.length > MAX_LOCAL_ALL)
+      throw new UsageError(
+        `more than ${MAX_LOCAL_ALL.toLocaleString('en-US')} local records match: narrow them with filters or --limit, or use \`audit export --local\``,
+      );
   }
   trim();
   for (let i = 0; i < kept.length; i += TABLE_CHUNK) yield kept.slice(i, i + TABLE_CHUNK).map((k) => k.e);

@@ -247,3 +247,36 @@ describe('auth login --audit', () => {
     expect(elsewhere.stderr).toMatch(/does not send it to http:\/\/localhost:9/);
   });
 });
+
+describe('audit: pacing and progress', () => {
+  it('paces a long read to its share of the minute and says so on stderr', async () => {
+    const slept: number[] = [];
+    let now = ANCHOR;
+    const c = { now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)) };
+    const r = await runCli(['audit', 'list', '--since', '40d', '--limit', '0', '--json'], {
+      env: { ...env(), HUBCTL_AUDIT_MAX_RPM: '2' },
+      clock: c,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(emu.requests.length).toBeGreaterThan(2);
+    expect(slept.length).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(
+      /pacing: this run keeps to 2 audit requests a minute \(the organization shares 100\): waiting \d+ s/,
+    );
+  });
+
+  it('shows progress on a terminal (events, rate, window), escaped, and nothing of it off one', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'hubctl-progress-')), 'out.ndjson');
+    const r = await runCli(['audit', 'export', '--since', '40d', '-o', file], {
+      env: env(),
+      clock,
+      tty: true,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/exporting: [\d,]+ events, [\d,]+\/s, window \d{4}-/);
+    expect(r.stderr).toMatch(/Exported \d+ events to/);
+  });
+});
