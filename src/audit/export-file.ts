@@ -117,10 +117,7 @@ export function openExport(
       seed,
       resumed: hasOutput,
       write(text) {
-        const bytes = Buffer.from(text);
-        let off = 0;
-        while (off < bytes.length) off += writeSync(out, bytes, off, bytes.length - off, position + off);
-        position += bytes.length;
+        position += writeAll(out, text, position);
       },
       finish() {
         if (done) return;
@@ -272,9 +269,7 @@ export function openNewFile(path: string): { write(text: string): void; commit()
   };
   return {
     write(text) {
-      const bytes = Buffer.from(text);
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      writeAll(fd, text, null);
     },
     commit() {
       fsyncSync(fd);
@@ -292,4 +287,15 @@ export function openNewFile(path: string): { write(text: string): void; commit()
     },
     abort: drop,
   };
+}
+
+/** Writes a string whole (a file takes it in one write; a short write goes on from where it stopped). */
+function writeAll(fd: number, text: string, position: number | null): number {
+  const size = Buffer.byteLength(text);
+  const n = writeSync(fd, text, position, 'utf8');
+  if (n === size) return size;
+  const bytes = Buffer.from(text);
+  let off = n;
+  while (off < size) off += writeSync(fd, bytes, off, size - off, position === null ? null : position + off);
+  return size;
 }

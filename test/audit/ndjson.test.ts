@@ -90,3 +90,29 @@ describe('NDJSON reader', () => {
     );
   });
 });
+
+describe('escapeJsonText (export lines)', () => {
+  it('writes raw DEL, C1 and bidi characters as \\u escapes, the same JSON value, and leaves plain text alone', async () => {
+    const { escapeJsonText, safeJson } = await import('../../src/json-text.js');
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(fc.string(), fc.string({ unit: 'binary' }), { maxKeys: 3 }), { maxLength: 5 }),
+        (objects) => {
+          const text = objects.map((o) => `${JSON.stringify(o)}\n`).join('');
+          const escaped = escapeJsonText(text);
+          expect(escaped).toBe(objects.map((o) => `${safeJson(o)}\n`).join(''));
+          expect(escaped).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+          expect(
+            escaped.trim() === ''
+              ? []
+              : escaped
+                  .trim()
+                  .split('\n')
+                  .map((l) => JSON.parse(l)),
+          ).toEqual(objects);
+        },
+      ),
+    );
+    expect(escapeJsonText('{"a":"plain"}\n')).toBe('{"a":"plain"}\n');
+  });
+});

@@ -9,7 +9,7 @@ import {
   WINDOW_MS,
 } from '../../audit/query.js';
 import type { Context } from '../../context.js';
-import { safeJson } from '../../output/escape.js';
+import { escapeJsonText } from '../../json-text.js';
 import { type CommandHost, examples } from '../host.js';
 import {
   addFilterOptions,
@@ -119,9 +119,10 @@ export function exportRange(query: AuditQuery, now: number): { from: TimePoint; 
 }
 
 function lines(batch: AuditEventObject[]): string {
+  // One pass for the terminal-unsafe characters over the page's text, not one per event.
   let text = '';
-  for (const e of batch) text += `${safeJson(e)}\n`;
-  return text;
+  for (const e of batch) text += `${JSON.stringify(e)}\n`;
+  return escapeJsonText(text);
 }
 
 /** On a terminal: events so far, their rate, the window being read. */
