@@ -245,6 +245,10 @@ describe('auth login --audit', () => {
     });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stderr).toMatch(/does not send it to http:\/\/localhost:9/);
+    const out = await runCli(['auth', 'logout'], { env: base, clock });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/Removed the audit log token of profile "default"/);
+    expect(JSON.parse(readFileSync(`${config}/credentials.json`, 'utf8')).audit).toEqual({});
   });
 });
 
