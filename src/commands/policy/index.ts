@@ -10,6 +10,7 @@ import * as get from './get.js';
 import * as lint from './lint.js';
 import * as list from './list.js';
 import * as schema from './schema.js';
+import * as test from './test.js';
 import * as update from './update.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -24,4 +25,5 @@ export function register(group: Command, host: CommandHost): void {
   diff.register(group, host);
   apply.register(group, host);
   schema.register(group, host);
+  test.register(group, host);
 }
