@@ -9,6 +9,7 @@ import * as exportPolicies from './export.js';
 import * as get from './get.js';
 import * as lint from './lint.js';
 import * as list from './list.js';
+import * as replay from './replay.js';
 import * as schema from './schema.js';
 import * as test from './test.js';
 import * as update from './update.js';
@@ -26,4 +27,5 @@ export function register(group: Command, host: CommandHost): void {
   apply.register(group, host);
   schema.register(group, host);
   test.register(group, host);
+  replay.register(group, host);
 }
