@@ -8,6 +8,7 @@ import { LineSplitter } from '../../audit/lines.js';
 import { type ChangeJson, Replayer, type ReplayReport } from '../../audit/replay.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
+import { safeJson } from '../../json-text.js';
 import { applicablePolicies, assertDecidable, compilePolicies, type PolicyDoc } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { policyFiles } from './as-code.js';
@@ -146,6 +147,37 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   }
 }
 
+/**
+ * The report as one JSON document, written a group a line: the whole document as one string would
+ * cost several times its size (tens of MB for a month of a large organization's traffic).
+ */
+function printReportJson(ctx: Context, report: ReplayReport): void {
+  const { read, replayed, skipped, changes, drift, ungrouped } = report;
+  const list = (items: unknown[], indent: string) => {
+    items.forEach((item, i) => {
+      ctx.output.line(`${indent}${safeJson(item)}${i < items.length - 1 ? ',' : ''}`);
+    });
+  };
+  ctx.output.line('{');
+  ctx.output.line(`  "read": ${read},`);
+  ctx.output.line(`  "replayed": ${replayed},`);
+  ctx.output.line(`  "skipped": ${safeJson(skipped)},`);
+  ctx.output.line(`  "changes": [${changes.length === 0 ? '],' : ''}`);
+  if (changes.length > 0) {
+    list(changes, '    ');
+    ctx.output.line('  ],');
+  }
+  ctx.output.line(
+    `  "drift": {"count": ${drift.count}, "groups": [${drift.groups.length === 0 ? ']},' : ''}`,
+  );
+  if (drift.groups.length > 0) {
+    list(drift.groups, '    ');
+    ctx.output.line('  ]},');
+  }
+  ctx.output.line(`  "ungrouped": ${safeJson(ungrouped)}`);
+  ctx.output.line('}');
+}
+
 function rulesText(rules: { policy: string; rule: string }[], reason: string): string {
   if (rules.length === 0) return reason;
   return rules.map((r) => `rule "${r.rule}" of policy "${r.policy}"`).join(', ');
@@ -160,8 +192,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 async function show(ctx: Context, report: ReplayReport): Promise<void> {
   if (ctx.output.json) {
-    const { read, replayed, skipped, changes, drift, ungrouped } = report;
-    ctx.output.printJson({ read, replayed, skipped, changes, drift, ungrouped });
+    printReportJson(ctx, report);
     return;
   }
   const skippedTotal = Object.values(report.skipped).reduce((a, b) => a + b, 0);
