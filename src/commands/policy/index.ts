@@ -11,6 +11,7 @@ import * as lint from './lint.js';
 import * as list from './list.js';
 import * as replay from './replay.js';
 import * as schema from './schema.js';
+import * as suggest from './suggest.js';
 import * as test from './test.js';
 import * as update from './update.js';
 
@@ -28,4 +29,5 @@ export function register(group: Command, host: CommandHost): void {
   schema.register(group, host);
   test.register(group, host);
   replay.register(group, host);
+  suggest.register(group, host);
 }
