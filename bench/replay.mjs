@@ -186,6 +186,7 @@ try {
     `  median ${Math.round(rate).toLocaleString('en')} events/s — goal ≥ 500,000/s: ${rate >= 500000 ? 'met' : 'NOT met'}`,
   );
 
+  if (E2E === 0) process.exit(0);
   const dir = mkdtempSync(join(work, 'e2e-'));
   const evFile = join(dir, 'events.ndjson');
   writeFileSync(evFile, events(E2E, 2));

@@ -29,7 +29,13 @@ export const SKIP = {
 const MCP_TYPES = new Set(['tool_invocation', 'resource_read', 'server_registration', 'prompt']);
 const MANAGEMENT_TYPES = new Set(['session', 'policy_sync', 'policy_action']);
 const OTHER_TYPES = new Set(['pii_detection', 'c_score_report']);
-const METHODS = new Set(['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'connect', 'trace']);
+const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'connect', 'trace'];
+/** `HTTP_METHOD_GET` → `request:get`: one string each, not one per event. */
+const ACTION_OF_METHOD = new Map(METHODS.map((m) => [`HTTP_METHOD_${m.toUpperCase()}`, `request:${m}`]));
+const ACTION_OF_PROTOCOL = new Map([
+  ['tcp', 'connect:tcp'],
+  ['udp', 'connect:udp'],
+]);
 
 export interface ReplayRequest {
   action: string;
@@ -43,22 +49,22 @@ export function requestOf(r: AuditRecord): ReplayRequest | string {
   if (category === 'AUDIT_CATEGORY_EXECUTION') return SKIP.execution;
   const type = r.actionType ?? r.eventType;
   if (type === 'network_egress') {
-    const protocol = r.networkEgress?.protocol?.toLowerCase();
+    const protocol = r.networkEgress?.protocol;
     const resource = r.resource;
     if (protocol === undefined || resource === undefined || resource === '') return SKIP.egressFields;
-    if (protocol !== 'tcp' && protocol !== 'udp') return SKIP.egressProtocol;
-    return { action: `connect:${protocol}`, destination: resource };
+    const action = ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase());
+    if (action === undefined) return SKIP.egressProtocol;
+    return { action, destination: resource };
   }
   if (type === 'http_request') {
     const h = r.httpRequest;
     if (!h?.method || !h.host || !h.port || h.path === undefined) return SKIP.httpFields;
-    const m = /^HTTP_METHOD_([A-Z]+)$/.exec(h.method);
-    const method = m?.[1]?.toLowerCase() ?? '';
-    if (!METHODS.has(method)) return SKIP.httpMethod;
+    const action = ACTION_OF_METHOD.get(h.method);
+    if (action === undefined) return SKIP.httpMethod;
     // an IPv6 host is recorded without brackets
     const host = h.host.includes(':') && !h.host.startsWith('[') ? `[${h.host}]` : h.host;
     const path = h.path.startsWith('/') ? h.path : `/${h.path}`;
-    return { action: `request:${method}`, destination: `https://${host}:${h.port}${path}` };
+    return { action, destination: `https://${host}:${h.port}${path}` };
   }
   if (type === undefined) return SKIP.unknownType;
   if (type.endsWith('_execution')) return SKIP.execution;
@@ -185,9 +191,16 @@ export interface ReplayReport {
   firstBadLine?: { input: string; line: number };
 }
 
-interface Pair {
+/** One request's decisions, and its groups once an event has needed them. */
+interface Entry {
   before: EvalResult;
   after: EvalResult;
+  key: string;
+  action: string;
+  destination: string;
+  /** undefined: not looked up yet; null: none (past MAX_GROUPS). */
+  change: Group | null | undefined;
+  drift: Group | null | undefined;
 }
 
 const byCount = <T extends { count: number; resource: string; action: string }>(a: T, b: T) =>
@@ -196,7 +209,9 @@ const byCount = <T extends { count: number; resource: string; action: string }>(
 
 /** Decides recorded events under a baseline and a candidate set; feed lines, then `report()`. */
 export class Replayer {
-  private readonly cache = new Map<string, Pair | string>();
+  /** action → destination → decisions (or why not decided); emptied when it holds MAX_CACHE. */
+  private readonly cache = new Map<string, Map<string, Entry | string>>();
+  private cached = 0;
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
   private readonly skipped = new Map<string, number>();
@@ -253,53 +268,69 @@ export class Replayer {
       this.skip(req);
       return;
     }
-    const key = `${req.action} ${req.destination}`;
-    let pair = this.cache.get(key);
-    if (pair === undefined) {
-      pair = this.decide(req);
-      if (this.cache.size >= MAX_CACHE) this.cache.clear();
-      this.cache.set(key, pair);
+    let byDest = this.cache.get(req.action);
+    if (byDest === undefined) {
+      byDest = new Map();
+      this.cache.set(req.action, byDest);
     }
-    if (typeof pair === 'string') {
-      this.skip(pair);
+    let entry = byDest.get(req.destination);
+    if (entry === undefined) {
+      entry = this.decide(req);
+      if (this.cached >= MAX_CACHE) {
+        for (const m of this.cache.values()) m.clear();
+        this.cached = 0;
+      }
+      byDest.set(req.destination, entry);
+      this.cached++;
+    }
+    if (typeof entry === 'string') {
+      this.skip(entry);
       return;
     }
     this.replayed++;
-    const { before, after } = pair;
-    if (before.decision !== after.decision) {
-      let g = this.changes.get(key);
-      if (g === undefined) {
-        if (this.changes.size >= MAX_GROUPS) {
-          this.ungroupedChanges++;
-          g = undefined;
-        } else {
-          g = new Group(req.action, req.destination, before, after);
-          this.changes.set(key, g);
-        }
-      }
-      g?.add(rec, this.names);
+    if (entry.before.decision !== entry.after.decision) {
+      if (entry.change === undefined) entry.change = this.group(this.changes, entry, undefined);
+      if (entry.change === null) this.ungroupedChanges++;
+      else entry.change.add(rec, this.names);
     }
     const recorded = recordedDecision(rec.decision);
-    if (recorded !== undefined && recorded !== before.decision) {
+    if (recorded !== undefined && recorded !== entry.before.decision) {
       this.driftCount++;
-      let g = this.drift.get(key);
-      if (g === undefined) {
-        if (this.drift.size >= MAX_GROUPS) this.ungroupedDrift++;
-        else {
-          g = new Group(req.action, req.destination, before, before, recorded);
-          this.drift.set(key, g);
-        }
-      }
-      g?.add(rec, this.names);
+      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, recorded);
+      if (entry.drift === null) this.ungroupedDrift++;
+      else entry.drift.add(rec, this.names);
     }
   }
 
-  private decide(req: ReplayRequest): Pair | string {
+  /** The group of a request (made on its first event), or null past MAX_GROUPS. */
+  private group(groups: Map<string, Group>, e: Entry, recorded: 'allow' | 'deny' | undefined): Group | null {
+    let g = groups.get(e.key);
+    if (g === undefined) {
+      if (groups.size >= MAX_GROUPS) return null;
+      g =
+        recorded === undefined
+          ? new Group(e.action, e.destination, e.before, e.after)
+          : new Group(e.action, e.destination, e.before, e.before, recorded);
+      groups.set(e.key, g);
+    }
+    return g;
+  }
+
+  private decide(req: ReplayRequest): Entry | string {
     try {
       // evaluate's MIXED results are made anew each time: both are kept as they are
       const before = evaluate(this.baseline, req.action, req.destination);
       const after = evaluate(this.candidate, req.action, req.destination);
-      return { before, after };
+      const key = `${req.action} ${req.destination}`;
+      return {
+        before,
+        after,
+        key,
+        action: req.action,
+        destination: req.destination,
+        change: undefined,
+        drift: undefined,
+      };
     } catch (err) {
       if (err instanceof ValidationError) return SKIP.undecidable;
       throw err;
