@@ -45,6 +45,7 @@ export interface TestCase {
   /** `action destination`, as `policy eval` takes it. */
   request: string;
   expect: Outcome;
+  /** A team UUID (lower case) or a team's name. */
   team?: string;
   /** Set for an MCP request (an `mcp:` action). */
   mcp?: McpFields;
@@ -233,9 +234,10 @@ class CaseReader {
     if (line !== undefined) out.line = line;
     if (v.team !== undefined) {
       const team = await this.text(v.team, [...path, 'team'], what, 'team');
-      if (!UUID.test(team))
-        await this.fail([...path, 'team'], what, `team ${shown(team)} is not a team UUID`);
-      out.team = team.toLowerCase();
+      if (team.length > 200 || /[\u0000-\u001f\u007f]/.test(team))
+        await this.fail([...path, 'team'], what, `team ${shown(team)} is neither a team name nor a UUID`);
+      // a UUID as the API holds it, or a team's name (resolved against the organization)
+      out.team = UUID.test(team) ? team.toLowerCase() : team;
     }
     for (const field of ['attrs', 'args', 'server'] as const) {
       if (v[field] !== undefined && !mcp)

@@ -111,8 +111,8 @@ describe('parseCaseFile', () => {
     ],
     ['cases:\n  - request: mcp:getPrompt p\n    expect: deny\n', 'mcp:getPrompt needs "server"'],
     [
-      'cases:\n  - request: connect:tcp x.com\n    expect: deny\n    team: devs\n',
-      'c.yaml:4: case 1: team "devs" is not a team UUID',
+      'cases:\n  - request: connect:tcp x.com\n    expect: deny\n    team: "a\\u0001"\n',
+      'c.yaml:4: case 1: team "a\\u0001" is neither a team name nor a UUID',
     ],
     ['case:\n  - request: connect:tcp x.com\n', 'c.yaml:1: unknown key "case"; did you mean "cases"?'],
     ['cases: []\n', 'holds no case'],

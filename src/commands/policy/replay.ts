@@ -13,6 +13,7 @@ import { applicablePolicies, assertDecidable, compilePolicies, type PolicyDoc } 
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { policyFiles } from './as-code.js';
 import { loadPolicies } from './sources.js';
+import { resolveScopes, resolveTeams } from './team-scope.js';
 
 export interface ReplayOptions {
   events: string[];
@@ -42,8 +43,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       collectRepeat,
     )
     .option(
-      '--team <uuid>',
-      "scope both sets to the org-wide policies plus this team's (repeatable)",
+      '--team <team>',
+      "scope both sets to the org-wide policies plus this team's, by name or UUID (repeatable)",
       collectRepeat,
     )
     .action((events: string[], raw: { file?: string[]; baselineFile?: string[]; team?: string[] }) => {
@@ -95,25 +96,17 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
         throw cannotRead(path, err);
       }
     }
-    const candidateDocs = scoped(
-      await loadPolicies(ctx, {
-        files: await policyFiles(opts.candidate),
-        policies: [],
-        teams: [],
-        live: false,
-      }),
-      opts.teams,
-    );
-    const baselineDocs = scoped(
-      opts.baseline.length > 0
-        ? await loadPolicies(ctx, {
-            files: await policyFiles(opts.baseline),
-            policies: [],
-            teams: [],
-            live: false,
-          })
-        : await loadPolicies(ctx, { files: [], policies: [], teams: opts.teams, live: true }),
-      opts.teams,
+    // files first (a bad one is refused before any request), then the teams, then the live policies
+    const files = (paths: string[]) =>
+      loadPolicies(ctx, { files: paths, policies: [], teams: [], live: false });
+    const candidateFiles = await files(await policyFiles(opts.candidate));
+    const baselineFiles = opts.baseline.length > 0 ? await files(await policyFiles(opts.baseline)) : null;
+    const teams = await resolveTeams(ctx, opts.teams);
+    const inScope = async (docs: PolicyDoc[]) =>
+      scoped(teams.length > 0 ? await resolveScopes(ctx, docs) : docs, teams);
+    const candidateDocs = await inScope(candidateFiles);
+    const baselineDocs = await inScope(
+      baselineFiles ?? (await loadPolicies(ctx, { files: [], policies: [], teams, live: true })),
     );
     const home = ctx.env.HOME;
     const baseline = compilePolicies(baselineDocs, { home });

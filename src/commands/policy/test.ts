@@ -9,6 +9,7 @@ import { type CaseRun, type PolicyDoc, parseCaseFile, runCases, type TestCase } 
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { mcpDecider } from './mcp-cases.js';
 import { loadPolicies, type PolicySources, readPolicyText } from './sources.js';
+import { resolveScopes, resolveTeams } from './team-scope.js';
 import {
   type Coverage,
   caseJson,
@@ -50,7 +51,11 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .argument('<cases...>', 'case files, YAML or JSON: {cases: [{name?, request, expect, team?}]}')
     .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
     .option('--policy <policy>', 'test this live policy, by id or name (repeatable)', collectRepeat)
-    .option('--team <uuid>', 'test the policies that apply to this team in --org (repeatable)', collectRepeat)
+    .option(
+      '--team <team>',
+      'test the policies that apply to this team (name or UUID) in --org (repeatable)',
+      collectRepeat,
+    )
     .option('--format <format>', 'text (default), json, junit or tap')
     .option('--coverage', "report each rule's hits and the rules no case matched")
     .option('--fail-under <pct>', 'exit 1 when fewer than PCT % of the rules were matched', percent)
@@ -90,7 +95,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl policy test tests/egress.cases.yaml -f policies/egress.yaml',
     'hubctl policy test tests/*.yaml -f policies/ --coverage --fail-under 90',
     'hubctl policy test tests/egress.cases.yaml --policy egress --org acme --format junit > junit.xml',
-    'hubctl policy test tests/egress.cases.yaml --org acme --team 6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b --format tap',
+    'hubctl policy test tests/egress.cases.yaml --org acme --team developers --format tap',
   ]);
 }
 
@@ -111,17 +116,23 @@ async function readCases(files: readonly string[]): Promise<TestCase[]> {
 export async function run(ctx: Context, opts: TestOptions): Promise<number> {
   // every case file is read and checked before any request
   const cases = await readCases(opts.caseFiles);
-  const caseTeams = [...new Set(cases.flatMap((c) => (c.team === undefined ? [] : [c.team])))];
-  const fetchTeams = opts.live || opts.teams.length > 0;
-  const policies: PolicyDoc[] = await loadPolicies(ctx, {
+  const caseRefs = [...new Set(cases.flatMap((c) => (c.team === undefined ? [] : [c.team])))];
+  const teams = await resolveTeams(ctx, opts.teams);
+  const caseTeams = new Map<string, string>();
+  for (const ref of caseRefs) caseTeams.set(ref, (await resolveTeams(ctx, [ref], 'team of a case'))[0]!);
+  for (const c of cases) if (c.team !== undefined) c.team = caseTeams.get(c.team);
+  const fetchTeams = opts.live || teams.length > 0;
+  let policies: PolicyDoc[] = await loadPolicies(ctx, {
     ...opts,
-    teams: fetchTeams ? [...new Set([...opts.teams, ...caseTeams])] : opts.teams,
+    teams: fetchTeams ? [...new Set([...teams, ...caseTeams.values()])] : teams,
   });
+  // scopes decide which policies apply to a case's team: names in files are resolved too
+  if (caseTeams.size > 0) policies = await resolveScopes(ctx, policies);
   const started = ctx.clock.now();
   const mcp = await mcpDecider(cases.some((c) => c.mcp) ? policies : []);
   const result = runCases(policies, cases, {
     home: ctx.env.HOME,
-    baseTeams: opts.live ? opts.teams : null,
+    baseTeams: opts.live ? teams : null,
     mcp,
   });
   const seconds = (ctx.clock.now() - started) / 1000;

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACME_TEAMS } from '../../support/hub-emulator.js';
+import { ACME_TEAM_NAMES, ACME_TEAMS } from '../../support/hub-emulator.js';
 import { runCli } from '../../support/run-cli.js';
 import { type GovHarness, startGovHarness } from '../rule/gov-harness.js';
 
@@ -259,7 +259,16 @@ describe('policy replay, live baseline', () => {
     const org = await h.run(['policy', 'replay', events, '-f', cand, '--json']);
     expect(org.code).toBe(0);
     expect(JSON.parse(org.stdout)).toMatchObject({ replayed: 1, changes: [] });
-    const team = await h.run(['policy', 'replay', events, '-f', cand, '--team', ACME_TEAMS[0]!, '--json']);
+    const team = await h.run([
+      'policy',
+      'replay',
+      events,
+      '-f',
+      cand,
+      '--team',
+      ACME_TEAM_NAMES[0]!,
+      '--json',
+    ]);
     expect(team.code).toBe(10);
     expect(JSON.parse(team.stdout).changes).toEqual([
       expect.objectContaining({

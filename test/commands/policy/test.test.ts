@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACME_TEAMS } from '../../support/hub-emulator.js';
+import { ACME_TEAM_NAMES, ACME_TEAMS } from '../../support/hub-emulator.js';
 import { runCli } from '../../support/run-cli.js';
 import { describeWithTools, toolPath } from '../../support/tools.js';
 import { type GovHarness, startGovHarness } from '../rule/gov-harness.js';
@@ -351,14 +351,33 @@ describe('policy test, live', () => {
     });
     const c = temp(
       'c.yaml',
-      `cases:\n  - {name: org, request: "connect:tcp github.com", expect: allow}\n  - {name: team, request: "connect:tcp github.com", expect: deny, team: ${ACME_TEAMS[0]}}\n`,
+      `cases:\n  - {name: org, request: "connect:tcp github.com", expect: allow}\n  - {name: team, request: "connect:tcp github.com", expect: deny, team: ${ACME_TEAMS[0]}}\n  - {name: by name, request: "connect:tcp github.com", expect: deny, team: ${ACME_TEAM_NAMES[0]}}\n`,
     );
     const r = await h.run(['policy', 'test', c]);
-    expect(r).toMatchObject({ code: 0, stdout: '✓ org\n✓ team\n2 passed, 0 failed\n' });
-    const team = await h.run(['policy', 'test', c, '--team', ACME_TEAMS[0]!, '--json']);
+    expect(r).toMatchObject({ code: 0, stdout: '✓ org\n✓ team\n✓ by name\n3 passed, 0 failed\n' });
+    const team = await h.run(['policy', 'test', c, '--team', ACME_TEAM_NAMES[0]!, '--json']);
     // with --team, the case without a team gets that team's policies too
-    expect(JSON.parse(team.stdout).map((x: { got: string }) => x.got)).toEqual(['deny', 'deny']);
+    expect(JSON.parse(team.stdout).map((x: { got: string }) => x.got)).toEqual(['deny', 'deny', 'deny']);
+    const unknown = await h.run(['policy', 'test', c, '--team', 'nobody']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--team: no team named "nobody" in org acme');
     expect(team.code).toBe(1);
+    // a file's scope naming a team by name applies to a case of that team's UUID
+    const scopedFile = temp(
+      's.yaml',
+      `name: dev-block\nscope: {teams: [${ACME_TEAM_NAMES[0]}]}\nrules:\n  - {name: b, actions: [connect:tcp], decision: deny, resources: [github.com]}\n`,
+    );
+    const fromFile = await h.run([
+      'policy',
+      'test',
+      temp(
+        'f.yaml',
+        `cases:\n  - {request: "connect:tcp github.com", expect: deny, team: ${ACME_TEAMS[0]}}\n`,
+      ),
+      '-f',
+      scopedFile,
+    ]);
+    expect(fromFile.code).toBe(0);
     const named = await h.run([
       'policy',
       'test',
