@@ -216,6 +216,29 @@ try {
   console.log(
     `  replayed ${report.replayed}, skipped ${JSON.stringify(report.skipped)}, ${report.changes.length} changed requests, drift ${report.drift.count}`,
   );
+  // the floor: splitting the lines and JSON.parse of each, nothing else
+  const floors = [];
+  for (let run = 0; run < RUNS; run++) {
+    const cpu0 = process.cpuUsage();
+    let n = 0;
+    const splitter = new lib.LineSplitter(
+      {
+        line: (t) => {
+          if (JSON.parse(t) !== null) n++;
+        },
+        tooLong: () => undefined,
+      },
+      1 << 20,
+    );
+    for (let o = 0; o < bytes.length; o += 1 << 20)
+      splitter.push(bytes.subarray(o, Math.min(bytes.length, o + (1 << 20))));
+    splitter.end();
+    const cpu = process.cpuUsage(cpu0);
+    floors.push(n / ((cpu.user + cpu.system) / 1e6));
+  }
+  console.log(
+    `  split + JSON.parse alone: ${Math.round(median(floors)).toLocaleString('en')} lines per CPU second (replay does ${((median(rates) / median(floors)) * 100).toFixed(0)}% of that)`,
+  );
   const rate = median(rates);
   console.log(
     `  median ${Math.round(median(wallRates)).toLocaleString('en')} events/s of wall time, ${Math.round(rate).toLocaleString('en')} per CPU second — goal ≥ 500,000/s (judged per CPU second: the machine is shared): ${rate >= 500000 ? 'met' : 'NOT met'}`,
