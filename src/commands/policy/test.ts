@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { type CaseRun, type PolicyDoc, parseCaseFile, runCases, type TestCase } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
+import { policyFiles } from './as-code.js';
 import { mcpDecider } from './mcp-cases.js';
 import { loadPolicies, type PolicySources, readPolicyText } from './sources.js';
 import { resolveScopes, resolveTeams } from './team-scope.js';
@@ -49,7 +50,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       'Run test cases (request + expected decision) against policies: files, or the live ones of --org',
     )
     .argument('<cases...>', 'case files, YAML or JSON: {cases: [{name?, request, expect, team?}]}')
-    .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
+    .option('-f, --file <path>', 'policy file or directory of them, YAML or JSON (repeatable)', collectRepeat)
     .option('--policy <policy>', 'test this live policy, by id or name (repeatable)', collectRepeat)
     .option(
       '--team <team>',
@@ -124,6 +125,7 @@ export async function run(ctx: Context, opts: TestOptions): Promise<number> {
   const fetchTeams = opts.live || teams.length > 0;
   let policies: PolicyDoc[] = await loadPolicies(ctx, {
     ...opts,
+    files: await policyFiles(opts.files),
     teams: fetchTeams ? [...new Set([...teams, ...caseTeams.values()])] : teams,
   });
   // scopes decide which policies apply to a case's team: names in files are resolved too

@@ -62,6 +62,8 @@ describe('policy test with files', () => {
     const p = temp('p.yaml', POLICY);
     const ok = temp('c.yaml', 'cases:\n  - {request: "connect:tcp github.com", expect: allow}\n');
     expect((await runCli(['policy', 'test', ok, '-f', p])).code).toBe(0);
+    // a directory of policy files, as apply takes it
+    expect((await runCli(['policy', 'test', ok, '-f', join(p, '..')])).code).toBe(0);
     const bad = temp('c.yaml', 'cases:\n  - {request: "connect:tcp 169.254.169.254", expect: allow}\n');
     const r = await runCli(['policy', 'test', bad, '-f', p]);
     expect(r.code).toBe(1);
