@@ -6,6 +6,8 @@ export * from './authored.js';
 export { AUTHORED_SHAPES } from './authoring-keys.js';
 export * from './authoring-schema.js';
 export * from './batch.js';
+export * from './case-file.js';
+export * from './case-run.js';
 export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';

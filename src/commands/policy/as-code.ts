@@ -23,7 +23,7 @@ export const MAX_INPUT_BYTES = 400 * 1024;
 const POLICY_FILE = /\.(ya?ml|json)$/i;
 
 /** The policy files named: files as given, directories' *.yaml, *.yml and *.json (sorted, not recursive). */
-async function policyFiles(paths: readonly string[]): Promise<string[]> {
+export async function policyFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     let isDir: boolean;
