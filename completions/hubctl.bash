@@ -7,7 +7,7 @@ _hubctl() {
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --agent --audit-url --base-url --baseline-file --by --ca-file --concurrency --decision --engine-host --expires --expiring --fail-under --file --format --from --governance-url --http-resource --input --interval --label --limit --local --min-count --mode --name --org --output --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --search --session --since --team --to --user --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --agent --args --attr --audit-url --base-url --baseline-file --by --ca-file --cedar --concurrency --decision --engine-host --expires --expiring --fail-under --file --format --from --governance-url --http-resource --input --interval --label --limit --local --min-count --mode --name --org --output --output-dir --page --page-size --plain-http --platform --policy --profile --resource --schema-url --scope --search --server --session --since --team --to --user --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -20,10 +20,10 @@ _hubctl() {
     "policy") cands="list get create update delete eval lint export diff apply schema test replay suggest --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "policy create") cands="--team --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "policy update") cands="--name --team --org-wide --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy create") cands="--team --cedar --schema-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy update") cands="--name --team --org-wide --cedar --schema-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy delete") cands="--yes -y --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
-    "policy eval") cands="--file -f --policy --team --explain --batch --fail-on-deny --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy eval") cands="--file -f --policy --team --explain --batch --fail-on-deny --attr --args --server --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy lint") cands="--file -f --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy export") cands="--all --output-dir -o --format --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy diff") cands="--file -f --prune --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
