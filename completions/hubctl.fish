@@ -11,6 +11,7 @@ complete -c hubctl -n '__fish_use_subcommand' -a completion -d 'Print a shell co
 complete -c hubctl -l version -d 'print the version'
 complete -c hubctl -s V -d 'print the version'
 complete -c hubctl -l json -d 'print JSON objects (errors as JSON on stderr)'
+complete -c hubctl -l jq -r -d 'filter the JSON output through jq (implies --json; prints what `jq -r` would)'
 complete -c hubctl -l org -r -d 'organization (env HUBCTL_ORG)'
 complete -c hubctl -l profile -r -d 'configuration profile (env HUBCTL_PROFILE)'
 complete -c hubctl -l base-url -r -d 'hub API base address (env HUBCTL_BASE_URL)'

@@ -63,6 +63,7 @@ export async function main(
     return state.exitCode;
   } catch (err) {
     const { report } = await import('./report.js');
+    // With --jq (and no --json) errors stay sentences: the script reads text, and so does its log.
     return report(err, run.io, { json: argv.includes('--json'), debug: argv.includes('--debug') });
   }
 }

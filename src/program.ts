@@ -126,8 +126,8 @@ export async function buildProgram(
   const host: CommandHost = {
     async run(body) {
       // Loaded when a command runs, not for --help.
-      const { createContext } = await import('./context.js');
-      const ctx = createContext(deps, state.globals);
+      const { openContext } = await import('./context.js');
+      const ctx = await openContext(deps, state.globals);
       const code = await body(ctx);
       if (typeof code === 'number') state.exitCode = code;
     },

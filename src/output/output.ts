@@ -6,6 +6,7 @@
 // style(), whose Styled values no server answer or file can produce.
 import { escapeControl, escapeLines, safeJson } from './escape.js';
 import type { IO } from './io.js';
+import type { JqFilter } from './jq.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -35,6 +36,8 @@ export interface OutputOptions {
   json: boolean;
   quiet: boolean;
   color: boolean;
+  /** --jq: every JSON document printed goes through this filter (src/output/jq.ts). */
+  jq?: JqFilter;
 }
 
 export interface Output {
@@ -86,7 +89,14 @@ export function createOutput(io: IO, options: OutputOptions): Output {
     quiet: options.quiet,
     isTTY: io.stdoutIsTTY,
     printJson(value) {
-      io.stdout.write(`${safeJson(value, 2)}\n`);
+      if (!options.jq) {
+        io.stdout.write(`${safeJson(value, 2)}\n`);
+        return;
+      }
+      const { text, error } = options.jq.apply(value);
+      // Piped, exactly what `jq -r` prints; on a terminal, escaped as any text (tabs and lines kept).
+      if (text !== '') io.stdout.write(io.stdoutIsTTY ? escapeKeepingTabs(text) : text);
+      if (error) throw error;
     },
     line(text = '') {
       io.stdout.write(`${render(text)}\n`);
@@ -142,6 +152,14 @@ export function createOutput(io: IO, options: OutputOptions): Output {
         .replace(/\.\d+Z$/, 'Z');
     },
   };
+}
+
+/** --jq's raw text on a terminal: control characters escaped, its line breaks and tabs (@tsv) kept. */
+function escapeKeepingTabs(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.split('\t').map(escapeControl).join('\t'))
+    .join('\n');
 }
 
 const BORDERLESS = {

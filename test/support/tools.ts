@@ -10,11 +10,13 @@ export const TOOLS = {
   'docker-registry': ['docker-registry', 'registry'],
   skopeo: ['skopeo'],
   podman: ['podman'],
+  // The witness of --jq: Debian's jq, against which hubctl's own jq is compared.
+  jq: ['jq'],
 } as const;
 
 export type Tool = keyof typeof TOOLS;
 
-export const INSTALL = 'apt-get install -y docker-registry skopeo podman';
+export const INSTALL = 'apt-get install -y docker-registry skopeo podman jq';
 
 export function toolPath(tool: Tool): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);

@@ -117,7 +117,13 @@ export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   const set = compilePolicies(policies, { home: ctx.env.HOME });
   // fail closed: a rule or policy hubctl cannot evaluate could decide any request
   assertDecidable(set);
-  if (opts.batch) return runBatch(ctx, set, opts);
+  if (opts.batch) {
+    // Its lines are written as they are decided, not as one document: a jq of its own reads them.
+    if (ctx.globals.jq !== undefined) {
+      throw new UsageError('--jq does not apply to --batch: pipe its lines to `jq -c` instead');
+    }
+    return runBatch(ctx, set, opts);
+  }
   const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });
   await show(ctx, result);
   return result.decision === 'allow' ? ExitCode.OK : ExitCode.DENIED;
