@@ -8,6 +8,7 @@ complete -c hubctl -n '__fish_use_subcommand' -a engine -d 'Show the local conta
 complete -c hubctl -n '__fish_use_subcommand' -a auth -d 'Log in and out, and show who you are'
 complete -c hubctl -n '__fish_use_subcommand' -a config -d 'Read and change settings of a profile'
 complete -c hubctl -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script (bash, zsh, fish)'
+complete -c hubctl -n '__fish_use_subcommand' -a version -d 'Show hubctl\'s version, node\'s and the platform'
 complete -c hubctl -l version -d 'print the version'
 complete -c hubctl -s V -d 'print the version'
 complete -c hubctl -l json -d 'print JSON objects (errors as JSON on stderr)'

@@ -34,6 +34,8 @@ export interface Context {
   readonly prompt: Prompter;
   /** Aborted on Ctrl-C, so long transfers can clean up. */
   readonly signal: AbortSignal;
+  /** The node running hubctl and its platform (`hubctl version`). */
+  readonly runtime: { node: string; platform: string };
   /** Where config.json and credentials.json live. */
   configDir(): string;
   /** Where resumable state lives (unfinished uploads). */
@@ -225,6 +227,7 @@ export function createContext(
     output,
     prompt: deps.prompter ?? createPrompter(io),
     signal: deps.signal ?? new AbortController().signal,
+    runtime: { node: process.version, platform: `${process.platform}/${process.arch}` },
     configDir,
     stateDir,
     debug,

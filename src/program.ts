@@ -6,6 +6,7 @@ import { addOptions } from './commands/option-table.js';
 import type { ContextDeps } from './context.js';
 import { GLOBAL_OPTIONS, GLOBAL_VALUE_OPTIONS, globalsFrom } from './global-options.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
+import { EXIT_CODES_SHORT } from './help-topics.js';
 import { VERSION } from './version.js';
 
 export interface CommandGroup {
@@ -55,6 +56,11 @@ export const GROUPS: CommandGroup[] = [
     name: 'completion',
     description: 'Print a shell completion script (bash, zsh, fish)',
     load: () => import('./commands/completion/index.js'),
+  },
+  {
+    name: 'version',
+    description: "Show hubctl's version, node's and the platform",
+    load: () => import('./commands/version/index.js'),
   },
 ];
 
@@ -113,8 +119,7 @@ export async function buildProgram(
         '  $ hubctl --org acme policy list --json',
         '  $ hubctl image inspect alpine:3.20',
         '',
-        'Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 denied (policy eval),',
-        '4 authentication or permission, 5 not found, 6 conflict or limit, 7 network or server.',
+        EXIT_CODES_SHORT,
         '',
       ].join('\n'),
     );
@@ -152,10 +157,30 @@ export function walkCommands(cmd: Command, path: string[] = []): { path: string[
   return out;
 }
 
-/** Commander's top-level help at a given width; the build writes it to dist/help.txt (src/help-text.ts). */
+/**
+ * Commander's top-level help at a given width, as `hubctl --help` prints it (the examples and exit
+ * codes after it included); the build writes it to dist/help.json (src/help-text.ts).
+ */
 export async function topLevelHelp(width: number): Promise<string> {
   const quiet = { write: () => true };
   const io = { stdout: quiet, stderr: quiet, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
   const { program } = await buildProgram({ io, env: {} } as unknown as ContextDeps, []);
-  return program.configureOutput({ getOutHelpWidth: () => width }).helpInformation();
+  let text = '';
+  program
+    .configureOutput({
+      getOutHelpWidth: () => width,
+      writeOut: (s) => {
+        text += s;
+      },
+    })
+    .outputHelp();
+  return text;
+}
+
+/** `hubctl help X` where X is neither a topic (src/cli.ts answers those) nor a command. */
+export function unknownHelpTopic(program: Command, argv: string[]): string | undefined {
+  if (argv[0] !== 'help' || argv.length < 2) return undefined;
+  const name = argv[1]!;
+  if (program.commands.some((c) => c.name() === name || c.aliases().includes(name))) return undefined;
+  return name;
 }
