@@ -3,11 +3,11 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion" "version")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion" "api" "version")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --jq --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --field --file --format --governance-url --header --http-resource --input --jq --label --limit --method --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --raw-field --resource --scope --service --team --username -F -H -X -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -16,7 +16,7 @@ _hubctl() {
   done
   local cands=""
   case "$cmdpath" in
-    "") cands="policy rule token image engine auth config completion version --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "") cands="policy rule token image engine auth config completion api version --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy") cands="list get create update delete eval lint export diff apply schema --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy list") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy get") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -66,6 +66,7 @@ _hubctl() {
     "config set") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "config unset") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "completion") cands="bash zsh fish --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "api") cands="--service --method -X --header -H --raw-field -f --field -F --input --paginate --include -i --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "version") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
   esac
   COMPREPLY=($(compgen -W "$cands" -- "$cur"))

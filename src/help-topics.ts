@@ -30,6 +30,7 @@ Precedence: flag > environment > profile > default.
 
   HUBCTL_BASE_URL          hub API base address (--base-url; default https://hub.docker.com)
   HUBCTL_GOVERNANCE_URL    governance API base address (--governance-url; default {base-url}/v2)
+  HUBCTL_AUDIT_URL         audit API base address (default https://api.docker.com)
   HUBCTL_ORG               organization (--org)
   HUBCTL_PROFILE           configuration profile (--profile; default "default")
   HUBCTL_USERNAME          hub account, with HUBCTL_TOKEN

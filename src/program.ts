@@ -58,6 +58,11 @@ export const GROUPS: CommandGroup[] = [
     load: () => import('./commands/completion/index.js'),
   },
   {
+    name: 'api',
+    description: 'Send a request to the hub, governance, audit or a registry API (the escape hatch)',
+    load: () => import('./commands/api/index.js'),
+  },
+  {
     name: 'version',
     description: "Show hubctl's version, node's and the platform",
     load: () => import('./commands/version/index.js'),
