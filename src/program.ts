@@ -12,6 +12,8 @@ import { VERSION } from './version.js';
 export interface CommandGroup {
   name: string;
   description: string;
+  /** Left out of the help and the completion scripts (`__complete`, which the scripts call). */
+  hidden?: boolean;
   /** Imports the group's chunk; its register() adds the verbs to the group's command. */
   load: () => Promise<{ register(group: Command, host: CommandHost): void }>;
 }
@@ -61,6 +63,12 @@ export const GROUPS: CommandGroup[] = [
     name: 'api',
     description: 'Send a request to the hub, governance, audit or a registry API (the escape hatch)',
     load: () => import('./commands/api/index.js'),
+  },
+  {
+    name: '__complete',
+    description: 'Print live names for shell completion (policies, tokens); silent when offline',
+    hidden: true,
+    load: () => import('./commands/complete/index.js'),
   },
   {
     name: 'version',
@@ -145,7 +153,9 @@ export async function buildProgram(
 
   const wanted = load === 'all' ? undefined : groupFromArgv(argv);
   for (const group of GROUPS) {
-    const command = program.command(group.name).description(group.description);
+    const command = program
+      .command(group.name, { hidden: group.hidden ?? false })
+      .description(group.description);
     // Unnamed groups stay placeholders: listed in `hubctl --help`, their code not loaded.
     if (load === 'all' || group.name === wanted) (await group.load()).register(command, host);
   }

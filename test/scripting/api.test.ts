@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
-import { type RunningRegistry, describeWithRegistry, startRegistry } from '../support/registry.js';
+import { describeWithRegistry, type RunningRegistry, startRegistry } from '../support/registry.js';
 import { runCli } from '../support/run-cli.js';
 
 let hub: HubEmulator;
