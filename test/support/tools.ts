@@ -12,11 +12,13 @@ export const TOOLS = {
   podman: ['podman'],
   // The witness of --jq: Debian's jq, against which hubctl's own jq is compared.
   jq: ['jq'],
+  // A real terminal for the prompt and progress tests (test/output/prompt-tty.test.ts).
+  tmux: ['tmux'],
 } as const;
 
 export type Tool = keyof typeof TOOLS;
 
-export const INSTALL = 'apt-get install -y docker-registry skopeo podman jq';
+export const INSTALL = 'apt-get install -y docker-registry skopeo podman jq tmux';
 
 export function toolPath(tool: Tool): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
