@@ -14,11 +14,13 @@ export const TOOLS = {
   jq: ['jq'],
   // A real terminal for the prompt and progress tests (test/output/prompt-tty.test.ts).
   tmux: ['tmux'],
+  // `man -l` renders the generated man pages (test/arch/man.test.ts).
+  man: ['man'],
 } as const;
 
 export type Tool = keyof typeof TOOLS;
 
-export const INSTALL = 'apt-get install -y docker-registry skopeo podman jq tmux';
+export const INSTALL = 'apt-get install -y docker-registry skopeo podman jq tmux man-db';
 
 export function toolPath(tool: Tool): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
