@@ -4,30 +4,15 @@ import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
 import { nextPageUrl, paginate } from '../http/paginate.js';
 import { readAnswer } from './answer.js';
-import { AccessTokenAnswer, AccessTokenPageAnswer, CreatedAccessTokenAnswer } from './schemas.js';
+import {
+  type AccessToken,
+  AccessTokenAnswer,
+  type AccessTokenPage,
+  AccessTokenPageAnswer,
+  CreatedAccessTokenAnswer,
+} from './schemas.js';
 
-export interface AccessToken {
-  uuid: string;
-  client_id?: string;
-  token_label: string;
-  scopes: string[];
-  token?: string;
-  is_active: boolean;
-  created_at: string;
-  expires_at?: string | null;
-  last_used?: string | null;
-  generated_by?: string;
-  creator_ip?: string;
-  creator_ua?: string;
-}
-
-export interface AccessTokenPage {
-  active_count?: number;
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: AccessToken[];
-}
+export type { AccessToken, AccessTokenPage } from './schemas.js';
 
 export interface CreateAccessTokenRequest {
   token_label: string;

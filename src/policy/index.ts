@@ -8,6 +8,7 @@ export * from './batch.js';
 export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';
+export { isBelow, isOneBelow, matchesNetwork } from './matches.js';
 export * from './model.js';
 export { NETWORK_FORMS, type NetworkPattern, parseNetworkResource } from './network.js';
 export {

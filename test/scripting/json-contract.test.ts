@@ -28,6 +28,7 @@ type World = { registry?: string; engine?: string };
 const LIST_COMMANDS: Record<string, (w: World) => string[][] | undefined> = {
   'policy list': () => [['policy', 'list']],
   'rule list': () => [['rule', 'list', 'egress']],
+  'team list': () => [['team', 'list']],
   'token list': () => [
     ['token', 'list'],
     ['token', 'list', '--page-size', '1'],
@@ -58,6 +59,7 @@ const OBJECT_COMMANDS: string[][] = [
   ['config', 'get', 'org'],
   ['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', NETWORK_YAML],
   ['policy', 'lint', '-f', NETWORK_YAML],
+  ['team', 'get', 'developers'],
 ];
 
 /** Expressions that read any document: each prints something of every shape. */

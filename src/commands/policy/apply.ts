@@ -9,7 +9,7 @@ import { CancelledError, ExitCode, exitCodeFor, HubctlError } from '../../errors
 import { type AuthoredRule, type Plan, phasesOf, planChanges, type Step } from '../../policy/index.js';
 import { runPool } from '../../pool.js';
 import { type CommandHost, collectRepeat, examples, positiveInt } from '../host.js';
-import { fetchLive, readAuthored, shown } from './as-code.js';
+import { fetchLive, readAuthored, resolveScopes, shown } from './as-code.js';
 import { planJson, showPlan, stepSummary } from './plan-view.js';
 import { notePropagation } from './present.js';
 import { confirmFirst } from './resolve.js';
@@ -118,8 +118,9 @@ function deletions(plan: Plan): Step[] {
 }
 
 export async function run(ctx: Context, opts: ApplyOptions): Promise<number> {
-  const authored = await readAuthored(opts.files);
+  const files = await readAuthored(opts.files);
   const client = await ctx.governance();
+  const authored = await resolveScopes(ctx, files);
   const plan = planChanges(authored, await fetchLive(client, opts.concurrency), { prune: opts.prune });
   if (!plan.differs) {
     if (ctx.output.json) ctx.output.printJson({ ...planJson(plan), applied: [], not_applied: [] });

@@ -9,10 +9,12 @@ import {
   type Step,
 } from '../../policy/index.js';
 import { shown } from './as-code.js';
+import { teamLabel, teamNamesFor } from './present.js';
 
-function scopeWords(scope: Scope): string {
+/** `org-wide` or `teams "developers", "ops"`; `names` maps team UUIDs to names (else UUIDs show). */
+function scopeWords(scope: Scope, names?: Map<string, string>): string {
   const teams = scope.teams ?? [];
-  return teams.length === 0 ? 'org-wide' : `teams ${teams.map(shown).join(', ')}`;
+  return teams.length === 0 ? 'org-wide' : `teams ${teams.map((t) => shown(teamLabel(t, names))).join(', ')}`;
 }
 
 function ruleWords(r: AuthoredRule): string {
@@ -20,11 +22,11 @@ function ruleWords(r: AuthoredRule): string {
 }
 
 /** The lines of one step; steps that are part of another one's line (a replace's removal) give none. */
-function stepLines(s: Step): [string, string][] {
+function stepLines(s: Step, names?: Map<string, string>): [string, string][] {
   const rule = (name: string) => `  rule ${shown(name)} of policy ${shown(s.policy)}`;
   switch (s.op) {
     case 'create-policy':
-      return [['+', `policy ${shown(s.policy)} (${s.cedar_v1 ? 'cedar_v1' : scopeWords(s.scope)})`]];
+      return [['+', `policy ${shown(s.policy)} (${s.cedar_v1 ? 'cedar_v1' : scopeWords(s.scope, names)})`]];
     case 'delete-policy':
       return [
         ['-', `policy ${shown(s.policy)} (${s.policyId}) and its ${s.rules} rule${s.rules === 1 ? '' : 's'}`],
@@ -34,7 +36,7 @@ function stepLines(s: Step): [string, string][] {
       if (s.scope)
         out.push([
           '~',
-          `policy ${shown(s.policy)}: scope ${scopeWords(s.scope.from)} → ${scopeWords(s.scope.to)}`,
+          `policy ${shown(s.policy)}: scope ${scopeWords(s.scope.from, names)} → ${scopeWords(s.scope.to, names)}`,
         ]);
       if (s.cedar_v1) out.push(['~', `policy ${shown(s.policy)}: Cedar text changes`]);
       return out;
@@ -79,11 +81,21 @@ export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
     ctx.output.info('No changes: the organization matches the files.');
     return;
   }
+  const names = await teamNamesFor(
+    ctx,
+    plan.steps.flatMap((s) =>
+      s.op === 'create-policy'
+        ? [s.scope]
+        : s.op === 'update-policy' && s.scope
+          ? [s.scope.from, s.scope.to]
+          : [],
+    ),
+  );
   for (const s of plan.steps) {
-    for (const [mark, text] of stepLines(s))
+    for (const [mark, text] of stepLines(s, names))
       ctx.output.line(await ctx.output.style(`${mark} ${text}`, COLOUR[mark]!));
   }
-  const count = (mark: string) => plan.steps.flatMap(stepLines).filter(([m]) => m === mark).length;
+  const count = (mark: string) => plan.steps.flatMap((s) => stepLines(s)).filter(([m]) => m === mark).length;
   ctx.output.info(`Plan: ${count('+')} to add, ${count('~')} to change, ${count('-')} to remove.`);
 }
 

@@ -1,6 +1,6 @@
 // Where `policy eval` and `policy lint` get their policies: files (-f, YAML or JSON), policies
 // fetched live by id or name, or every policy that applies to some teams in the organization. Only
-// the live paths touch the governance client (and so undici, conf and credentials).
+// the live paths touch the governance client (and so undici, the config store and credentials).
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
@@ -16,7 +16,7 @@ export interface PolicySources {
   files: string[];
   /** Ids or names of policies to fetch. */
   policies: string[];
-  /** Team UUIDs: every org-wide policy plus those scoped to these teams. */
+  /** Team names or UUIDs: every org-wide policy plus those scoped to these teams. */
   teams: string[];
   /** Fetch every policy that applies (org-wide, plus `teams`) when nothing else is named. */
   live: boolean;
@@ -91,7 +91,8 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
     out.push(policyDocFromApi(policy, `policy ${policy.id}`));
   }
   if (src.teams.length > 0 || src.live) {
-    const summaries = applicablePolicies(await client.allPolicies(), src.teams);
+    const teams = src.teams.length > 0 ? await (await ctx.teams()).resolve(src.teams) : [];
+    const summaries = applicablePolicies(await client.allPolicies(), teams);
     for (const s of summaries) {
       const type = policyType(s);
       if (type !== 'allowlist_v0') {
