@@ -2,7 +2,7 @@
 // esbuild bundles src/cli.ts with every dependency into one CommonJS script (the runtime requires of
 // src/http, for proxies and NO_PROXY CIDRs, become bundled requires; jq-wasm's WebAssembly is taken
 // inlined), node writes it into a blob, and postject injects the blob into a copy of this node.
-// Output: dist-sea/hubctl (and dist-sea/hubctl.cjs, the bundle).
+// Output: dist-sea/hubctl (and dist-sea/hubctl.cjs, the bundle); with --snapshot, dist-sea-snapshot/.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(ROOT, 'dist-sea');
+// --snapshot: a V8 start-up snapshot instead of a code cache (the moonshot of issue 26): the bundle
+// and the `policy eval` path are evaluated at build time, and a run starts from their heap.
+const SNAPSHOT = process.argv.includes('--snapshot');
+const OUT = join(ROOT, SNAPSHOT ? 'dist-sea-snapshot' : 'dist-sea');
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
@@ -18,8 +21,15 @@ const bundle = join(OUT, 'hubctl.cjs');
 // The executable's entry, as bin/hubctl.js is the package's: the real process's deps are passed
 // explicitly, so main() takes none of the paths that read dist/ beside it (the V8 code cache of
 // dist/chunks, the pre-rendered help.json), which the executable does not have.
-const ENTRY = `import { main, realDeps } from './src/cli.ts';
-main(process.argv.slice(2), realDeps()).then((code) => { process.exitCode = code; });`;
+const RUN = 'main(process.argv.slice(2), realDeps()).then((code) => { process.exitCode = code; });';
+const ENTRY = SNAPSHOT
+  ? `import { main, realDeps } from './src/cli.ts';
+// Evaluated into the snapshot: the commander-free policy eval path and what it loads.
+import * as fastEval from './src/commands/policy/fast-eval.ts';
+globalThis.__hubctlPreloaded = fastEval;
+require('node:v8').startupSnapshot.setDeserializeMainFunction(() => { ${RUN} });`
+  : `import { main, realDeps } from './src/cli.ts';
+${RUN}`;
 await build({
   stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'sea-entry.ts' },
   outfile: bundle,
@@ -54,7 +64,13 @@ const blob = join(OUT, 'sea-prep.blob');
 const config = join(OUT, 'sea-config.json');
 writeFileSync(
   config,
-  JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
+  JSON.stringify({
+    main: bundle,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    // A snapshot holds compiled code already; node takes one or the other.
+    ...(SNAPSHOT ? { useSnapshot: true } : { useCodeCache: true }),
+  }),
 );
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
 const exe = join(OUT, 'hubctl');
@@ -74,5 +90,5 @@ execFileSync(
 );
 const mib = (f) => (statSync(f).size / 1024 / 1024).toFixed(1);
 console.log(
-  `dist-sea/hubctl: ${mib(exe)} MiB (the bundle ${mib(bundle)} MiB, node ${mib(process.execPath)} MiB)`,
+  `${SNAPSHOT ? 'dist-sea-snapshot' : 'dist-sea'}/hubctl: ${mib(exe)} MiB (the bundle ${mib(bundle)} MiB, node ${mib(process.execPath)} MiB)`,
 );

@@ -65,7 +65,7 @@ describeWithRegistry('image commands against a real registry', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${R}/team/app:v1@${single.top.digest}\n`);
-    expect(r.stderr).toMatch(/total\s+\[/);
+    expect(r.stderr).toMatch(/total\s+[█░]+ +\d+%/);
     expect(r.stderr).toContain('\x1b[');
     expect(r.stderr).toMatch(/pulled/);
   });

@@ -92,3 +92,41 @@ describe('the single executable, with no node on PATH', () => {
     expect(hub.requests.some((q) => q.method === 'POST' && q.path === '/v2/access-tokens')).toBe(true);
   });
 });
+
+describe('the single executable with a V8 start-up snapshot (npm run build:sea-snapshot)', () => {
+  const SNAP = join(ROOT, 'dist-sea-snapshot', 'hubctl');
+  beforeAll(() => {
+    const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-sea.mjs'), '--snapshot'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    expect(b.status, b.stderr).toBe(0);
+  }, 300_000);
+
+  it('starts from the snapshot: policy eval (allow, deny, --jq), --help, and a hub round trip', async () => {
+    const example = join(ROOT, 'examples/network.yaml');
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      spawnSync(SNAP, args, { encoding: 'utf8', env: { ...env, ...extra } });
+    const allow = run([
+      'policy',
+      'eval',
+      'connect:tcp',
+      'api.github.com:443',
+      '-f',
+      example,
+      '--jq',
+      '.decision',
+    ]);
+    expect([allow.status, allow.stdout, allow.stderr]).toEqual([0, 'allow\n', '']);
+    expect(run(['policy', 'eval', 'connect:tcp', '169.254.169.254:80', '-f', example]).status).toBe(3);
+    expect(run(['--help']).stdout).toMatch(/10 differs \(policy diff\)/);
+    // Not logged in against a closed port: the usual exit code 7 through the snapshot's HTTP layer.
+    const offline = run(['token', 'list'], {
+      HUBCTL_BASE_URL: 'http://127.0.0.1:9',
+      HUBCTL_USERNAME: 'a',
+      HUBCTL_TOKEN: 'b',
+    });
+    expect(offline.status).toBe(7);
+  });
+});
