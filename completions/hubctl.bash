@@ -26,8 +26,11 @@ _hubctl() {
   local cands="" mode=""
   if [[ -n "$prev" ]]; then
     case "$cmdpath|$prev" in
+      "policy create|--team") mode=live:teams ;;
+      "policy update|--team") mode=live:teams ;;
       "policy eval|--file"|"policy eval|-f") mode=file ;;
       "policy eval|--policy") mode=live:policies ;;
+      "policy eval|--team") mode=live:teams ;;
       "policy lint|--file"|"policy lint|-f") mode=file ;;
       "policy export|--output-dir"|"policy export|-o") mode=dir ;;
       "policy export|--format") cands="yaml json" ;;
@@ -113,6 +116,7 @@ _hubctl() {
       "rule add#0") mode=live:policies ;;
       "rule update#0") mode=live:policies ;;
       "rule delete#0") mode=live:policies ;;
+      "team get#0") mode=live:teams ;;
       "token get#0") mode=live:tokens ;;
       "token activate#0") mode=live:tokens ;;
       "token deactivate#0") mode=live:tokens ;;

@@ -1,7 +1,7 @@
-// `hubctl __complete policies|tokens`: the live names the completion scripts offer (policy names
-// after --policy and in a <policy> place, token labels in a <token> place). Hidden. It answers from
-// a cache in the state directory when the names are at most 60 s old, asks the hub otherwise (the
-// scripts give it a short HTTP timeout), and prints nothing at all when that fails: offline, not
+// `hubctl __complete policies|tokens|teams`: the live names the completion scripts offer (policy
+// names after --policy and in a <policy> place, token labels in a <token> place, team names after
+// --team and in a <team> place). Hidden. It answers from a cache in the state directory when the
+// names are at most 60 s old, asks the hub otherwise (the scripts give it a short HTTP timeout), and prints nothing at all when that fails: offline, not
 // logged in, no organization. A completion must never print an error into a command line.
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
@@ -9,8 +9,8 @@ import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
 
 /** The live names `hubctl __complete WHAT` prints (the completion scripts call it). */
-export type LiveKind = 'policies' | 'tokens';
-export const LIVE_KINDS: readonly LiveKind[] = ['policies', 'tokens'];
+export type LiveKind = 'policies' | 'tokens' | 'teams';
+export const LIVE_KINDS: readonly LiveKind[] = ['policies', 'tokens', 'teams'];
 
 /** Names are read again after this long. */
 export const CACHE_MS = 60_000;
@@ -21,7 +21,7 @@ const DEADLINE_MS = 4000;
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   group
-    .addArgument(new Argument('<what>', 'policies or tokens').choices([...LIVE_KINDS]))
+    .addArgument(new Argument('<what>', 'policies, tokens or teams').choices([...LIVE_KINDS]))
     .action((what: LiveKind) => host.run((ctx) => runner(ctx, what)));
   return examples(group, ['hubctl __complete policies']);
 }
@@ -61,6 +61,11 @@ async function fetchNames(ctx: Context, what: LiveKind): Promise<string[]> {
   if (what === 'policies') {
     for await (const p of (await ctx.governance()).listPolicies()) {
       names.push(p.name);
+      if (names.length >= MAX_NAMES) break;
+    }
+  } else if (what === 'teams') {
+    for (const t of await (await ctx.teams()).teams()) {
+      names.push(t.name);
       if (names.length >= MAX_NAMES) break;
     }
   } else {

@@ -38,12 +38,14 @@ const OPTION_VALUES: Record<string, ValueKind> = {
   '--service': { type: 'words', words: ['hub', 'governance', 'audit', 'registry:'] },
   '--method': { type: 'words', words: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] },
   '--policy': { type: 'live', what: 'policies' },
+  '--team': { type: 'live', what: 'teams' },
 };
 
 /** Values of arguments by name (`<policy>`, `<token>`, `[action]`, `<key>`). */
 const ARGUMENT_VALUES: Record<string, ValueKind> = {
   policy: { type: 'live', what: 'policies' },
   token: { type: 'live', what: 'tokens' },
+  team: { type: 'live', what: 'teams' },
   action: { type: 'words', words: ACTIONS },
   key: { type: 'words', words: Object.keys(PROFILE_KEYS) },
 };

@@ -178,6 +178,9 @@ describe('bash: live names through hubctl __complete', () => {
       'build-cache',
     ]);
     expect(await bashLive(['hubctl', 'token', 'get', ''])).toEqual(['ci deploy', 'laptop']);
+    // Team names (the emulator's acme teams) after --team and in a <team> place.
+    expect(await bashLive(['hubctl', 'policy', 'create', 'x', '--team', ''])).toEqual(['developers', 'ops']);
+    expect(await bashLive(['hubctl', 'team', 'get', 'd'])).toEqual(['developers']);
   });
 
   it('answers from the cache while it is fresh, and is silent offline', async () => {
