@@ -2,7 +2,8 @@
 // names after --policy and in a <policy> place, token labels in a <token> place, team names after
 // --team and in a <team> place). Hidden. It answers from a cache in the state directory when the
 // names are at most 60 s old, asks the hub otherwise (the scripts give it a short HTTP timeout),
-// and prints nothing at all when that fails: offline, not logged in, no organization. A completion must never print an error into a command line.
+// and prints nothing at all when that fails: offline, not logged in, no organization. A
+// completion must never print an error into a command line.
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
