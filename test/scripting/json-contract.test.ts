@@ -60,6 +60,24 @@ const OBJECT_COMMANDS: string[][] = [
   ['policy', 'eval', 'connect:tcp', 'api.github.com:443', '-f', NETWORK_YAML],
   ['policy', 'lint', '-f', NETWORK_YAML],
   ['team', 'get', 'developers'],
+  ['policy', 'schema'],
+  ['version'],
+];
+
+/** Object commands that need the registry or the engine emulator. */
+const WORLD_OBJECT_COMMANDS = (w: World): string[][] => [
+  ...(w.registry
+    ? [
+        ['image', 'inspect', `${w.registry}/team/app:v1`],
+        ['image', 'digest', `${w.registry}/team/app:v1`],
+      ]
+    : []),
+  ...(w.engine
+    ? [
+        ['--engine-host', w.engine, 'engine', 'version'],
+        ['--engine-host', w.engine, 'engine', 'info'],
+      ]
+    : []),
 ];
 
 /** Expressions that read any document: each prints something of every shape. */
@@ -199,14 +217,10 @@ describe('one JSON shape per list', () => {
 });
 
 describe('--jq equals --json piped to jq -r', () => {
-  const cases: string[][] = [];
-  for (const argvs of Object.values(LIST_COMMANDS)) for (const argv of argvs(world) ?? []) cases.push(argv);
-  for (const argv of OBJECT_COMMANDS) cases.push(argv);
-
   needsJq(
     'on every list and object command, for a corpus of expressions',
     async () => {
-      const runs: string[][] = [...OBJECT_COMMANDS];
+      const runs: string[][] = [...OBJECT_COMMANDS, ...WORLD_OBJECT_COMMANDS(world)];
       for (const argvs of Object.values(LIST_COMMANDS)) runs.push(...(argvs(world) ?? []));
       for (const argv of runs) {
         const json = await hubctl(['--json', ...argv]);
