@@ -19,6 +19,7 @@ import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
 import { escapeControl } from './output/escape.js';
 import { colorEnabled, type IO } from './output/io.js';
+import type { JqFilter } from './output/jq.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
@@ -34,6 +35,8 @@ export interface Context {
   readonly prompt: Prompter;
   /** Aborted on Ctrl-C, so long transfers can clean up. */
   readonly signal: AbortSignal;
+  /** The node running hubctl and its platform (`hubctl version`). */
+  readonly runtime: { node: string; platform: string };
   /** Where config.json and credentials.json live. */
   configDir(): string;
   /** Where resumable state lives (unfinished uploads). */
@@ -83,13 +86,31 @@ function memo<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAULT_GLOBALS): Context {
+/**
+ * The context of a command about to run, with what must be ready before its first request: the
+ * --jq expression compiled (an invalid one is a usage error, exit 2, before anything is sent).
+ */
+export async function openContext(
+  deps: ContextDeps,
+  globals: GlobalOptions = DEFAULT_GLOBALS,
+): Promise<Context> {
+  if (globals.jq === undefined) return createContext(deps, globals);
+  const { compileJq } = await import('./output/jq.js');
+  return createContext(deps, globals, { jq: await compileJq(globals.jq) });
+}
+
+export function createContext(
+  deps: ContextDeps,
+  globals: GlobalOptions = DEFAULT_GLOBALS,
+  ready: { jq?: JqFilter } = {},
+): Context {
   const { io, env } = deps;
   const clock = deps.clock ?? systemClock;
   const output = createOutput(io, {
     json: globals.json,
     quiet: globals.quiet,
     color: colorEnabled(io, env, globals.color),
+    ...(ready.jq ? { jq: ready.jq } : {}),
   });
   const home = env.HOME || homedir();
   const configDir = () =>
@@ -210,6 +231,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     output,
     prompt: deps.prompter ?? createPrompter(io),
     signal: deps.signal ?? new AbortController().signal,
+    runtime: { node: process.version, platform: `${process.platform}/${process.arch}` },
     configDir,
     stateDir,
     debug,

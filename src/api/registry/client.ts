@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
 import { ApiError, AuthError, NetworkError, NotFoundError } from '../../errors.js';
 import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
-import type { HttpClient, HttpResponse, RequestBody } from '../../http/client.js';
+import type { HttpClient, HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
@@ -433,6 +433,37 @@ export class RegistryClient extends RegistryTransport {
         maxItems: MAX_CATALOG_ITEMS + CATALOG_PAGE,
       },
     );
+  }
+
+  /**
+   * One request of `hubctl api --service registry:HOST`: `url` on the registry's own origin, with
+   * the token `scopes` need (src/api/raw.ts registryScope); a non-success answer is a typed error.
+   */
+  async rawRequest(
+    registry: string,
+    opts: {
+      method: Method;
+      url: URL;
+      scopes: string[];
+      headers?: Record<string, string>;
+      body?: RequestBody;
+    },
+  ): Promise<HttpResponse> {
+    const what = `${opts.method} ${opts.url.pathname}`;
+    const res = await this.send(
+      { registry, repository: '' },
+      {
+        method: opts.method,
+        url: opts.url.toString(),
+        actions: [],
+        scopes: opts.scopes,
+        ...(opts.headers ? { headers: opts.headers } : {}),
+        ...(opts.body === undefined ? {} : { body: opts.body }),
+        what,
+      },
+    );
+    if (res.status < 200 || res.status > 299) await this.fail(res, what, opts.method);
+    return res;
   }
 
   /** Every tag of a repository, following `Link: <…>; rel="next"`. */

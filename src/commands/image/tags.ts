@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { formatRepository, parseRepository, type RepositoryName } from '../../ref/reference.js';
+import { parseRepository, type RepositoryName } from '../../ref/reference.js';
 import { type CommandHost, examples } from '../host.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -20,7 +20,7 @@ export async function run(ctx: Context, repo: RepositoryName): Promise<void> {
   const tags: string[] = [];
   for await (const t of client.listTags(repo)) tags.push(t);
   if (ctx.output.json) {
-    ctx.output.printJson({ repository: formatRepository(repo), tags });
+    ctx.output.printList(tags);
     return;
   }
   for (const t of tags) ctx.output.line(t);

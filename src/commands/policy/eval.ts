@@ -172,6 +172,10 @@ export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   // fail closed: a rule or policy hubctl cannot evaluate could decide any request
   assertDecidable(set);
   if (opts.batch) {
+    // Its lines are written as they are decided, not as one document: a jq of its own reads them.
+    if (ctx.globals.jq !== undefined) {
+      throw new UsageError('--jq does not apply to --batch: pipe its lines to `jq -c` instead');
+    }
     const { mcpLineDecider } = await import('./eval-mcp.js');
     const mcp = await mcpLineDecider(ctx, all, texts!);
     return runBatch(ctx, set, opts, mcp);
