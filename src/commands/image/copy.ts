@@ -14,6 +14,8 @@ export interface CopyOptions {
   allPlatforms: boolean;
   concurrency: number;
   keepDigests: boolean;
+  /** Carry the referrers along (signatures, SBOMs), recursively. */
+  referrers?: boolean;
   /** Every tag of the source repository (both places are registry repositories). */
   allTags?: boolean;
 }
@@ -23,6 +25,7 @@ export interface CopyFlags {
   allPlatforms?: boolean;
   concurrency: number;
   keepDigests?: boolean;
+  referrers?: boolean;
 }
 
 /** The flags every transfer verb shares. */
@@ -37,7 +40,11 @@ export function transferOptions(cmd: Command): Command {
       '--keep-digests',
       'keep docker manifests as they are in oci: places (skopeo and podman cannot read them)',
     )
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4);
+    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
+    .option(
+      '--referrers',
+      'carry what points at the image (signatures, SBOMs, attestations), recursively; digests kept',
+    );
 }
 
 export function checkFlags(o: CopyFlags): void {
@@ -66,6 +73,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         allPlatforms: Boolean(o.allPlatforms),
         concurrency: o.concurrency,
         keepDigests: Boolean(o.keepDigests),
+        referrers: Boolean(o.referrers),
       };
       return host.run((ctx) => runner(ctx, opts));
     });
@@ -76,6 +84,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image copy docker://localhost:5000/app:1 docker-archive:app.tar:app:1',
     'hubctl image copy --all-tags registry.example.com/team/app localhost:5000/mirror/app --json',
     'hubctl image copy docker-daemon:app:1 oci:./out:1',
+    'hubctl image copy --referrers registry.example.com/base/node:22 localhost:5000/base/node:22',
   ]);
 }
 

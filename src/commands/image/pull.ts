@@ -14,6 +14,7 @@ export interface PullOptions {
   allPlatforms: boolean;
   concurrency: number;
   keepDigests: boolean;
+  referrers?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -44,6 +45,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       allPlatforms: Boolean(o.allPlatforms),
       concurrency: o.concurrency,
       keepDigests: Boolean(o.keepDigests),
+      referrers: Boolean(o.referrers),
     };
     return host.run((ctx) => runner(ctx, opts));
   });
@@ -52,6 +54,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image pull localhost:5000/team/app:1 docker-archive:app.tar --platform linux/arm64',
     'hubctl image pull localhost:5000/team/app:1 oci-archive:app.tar --all-platforms',
     'hubctl image pull localhost:5000/team/app:1 docker-daemon:app:1',
+    'hubctl image pull --referrers localhost:5000/team/app:1 oci:./app:1',
   ]);
 }
 

@@ -13,6 +13,7 @@ export interface PushOptions {
   platform?: string;
   allPlatforms: boolean;
   concurrency: number;
+  referrers?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -39,6 +40,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       // A push sends what the layout holds, every platform, unless one is asked for.
       allPlatforms: o.platform === undefined,
       concurrency: o.concurrency,
+      ...(o.referrers ? { referrers: true } : {}),
     };
     return host.run((ctx) => runner(ctx, opts));
   });

@@ -73,6 +73,8 @@ export interface TransferRequest {
   allPlatforms: boolean;
   concurrency: number;
   keepDigests?: boolean;
+  /** Carry the referrers along (--referrers). */
+  referrers?: boolean;
   /** Which place the result names (a pull names its source, as docker pull does). */
   names?: 'source' | 'destination';
 }
@@ -95,6 +97,8 @@ export async function runTransfer(ctx: Context, verb: string, req: TransferReque
       concurrency: req.concurrency,
       keepDigests: req.keepDigests,
       notice: (line) => ctx.output.info(line),
+      referrers: req.referrers,
+      note: note(ctx),
     });
   } finally {
     progress.stop();
@@ -111,10 +115,20 @@ export function note(ctx: Context): (line: string) => void {
 /** The result of pull, push and copy: JSON, or `reference@digest` on stdout and a summary on stderr. */
 export function printTransfer(ctx: Context, verb: string, result: TransferResult): void {
   if (ctx.output.json) {
-    const { reference, digest, blobs, convertedFrom } = result;
-    ctx.output.printJson({ reference, digest, blobs, ...(convertedFrom ? { convertedFrom } : {}) });
+    const { reference, digest, blobs, convertedFrom, referrers } = result;
+    ctx.output.printJson({
+      reference,
+      digest,
+      blobs,
+      ...(convertedFrom ? { convertedFrom } : {}),
+      ...(referrers ? { referrers } : {}),
+    });
     return;
   }
+  if (result.referrers)
+    ctx.output.info(
+      `Carried ${result.referrers.length} referrer${result.referrers.length === 1 ? '' : 's'} (signatures, SBOMs) with their digests.`,
+    );
   if (result.convertedFrom)
     ctx.output.info(
       `Converted to OCI media types for ${result.reference}: the digest is ${result.digest}, not ${result.convertedFrom} (--keep-digests keeps the docker manifest).`,
