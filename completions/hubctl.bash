@@ -7,7 +7,7 @@ _hubctl() {
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --annotation --artifact-type --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --annotation --artifact-type --base-url --ca-file --concurrency --decision --engine-host --exclude --expires --expiring --file --format --governance-url --http-resource --include --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --semver --sort --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -45,7 +45,7 @@ _hubctl() {
     "image") cands="inspect digest tags catalog list pull push copy delete referrers attach --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image digest") cands="--platform --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image tags") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image tags") cands="--include --exclude --semver --sort --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image catalog") cands="--limit --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image pull") cands="--all-platforms --platform --keep-digests --concurrency --referrers --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
