@@ -243,6 +243,7 @@ describe('import rules', () => {
       // Tag filters and sync plans are pure or go through places and transfer.
       'image/tag-filter.js',
       'image/sync.js',
+      'image/sync-file.js',
     ];
     const bad: string[] = [];
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {

@@ -10,6 +10,7 @@ import * as list from './list.js';
 import * as pull from './pull.js';
 import * as push from './push.js';
 import * as referrers from './referrers.js';
+import * as sync from './sync.js';
 import * as tags from './tags.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -24,4 +25,5 @@ export function register(group: Command, host: CommandHost): void {
   del.register(group, host);
   referrers.register(group, host);
   attach.register(group, host);
+  sync.register(group, host);
 }
