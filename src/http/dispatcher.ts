@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   env: Record<string, string | undefined>;
   /** Receives a line naming the proxy a request goes through (--debug). */
   debug?: (line: string) => void;
+  /** A CA file trusted for one origin only (a registry's `ca-file` setting), on top of caFile. */
+  caFileFor?: (url: URL) => string | undefined;
 }
 
 /** Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. */
@@ -35,9 +37,22 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
   };
   let direct: Dispatcher | undefined;
   const viaProxy = new Map<string, Dispatcher>();
+  /** One direct agent per origin-bound CA file: its CA is trusted for that origin alone. */
+  const byCaFile = new Map<string, Dispatcher>();
 
   return (url) => {
     const proxy = proxyFor(url, proxies);
+    const own = url.protocol === 'https:' ? options.caFileFor?.(url) : undefined;
+    if (!proxy && own) {
+      keepParserOnBaseline();
+      let agent = byCaFile.get(own);
+      if (!agent) {
+        const base = tlsOptions()?.ca ?? [...rootCertificates, ...nodeExtraCerts(options.env)];
+        agent = new Agent({ connect: { ca: [...base, readCa(own)] } });
+        byCaFile.set(own, agent);
+      }
+      return { dispatcher: agent };
+    }
     if (!proxy) {
       keepParserOnBaseline();
       direct ??= new Agent(tlsOptions() ? { connect: tlsOptions() } : {});
@@ -95,13 +110,15 @@ function proxyModules() {
 
 /** An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too. */
 function caBundle(caFile: string, env: Record<string, string | undefined>): string[] {
-  let extra: string;
+  return [...rootCertificates, ...nodeExtraCerts(env), readCa(caFile)];
+}
+
+function readCa(caFile: string): string {
   try {
-    extra = readFileSync(caFile, 'utf8');
+    return readFileSync(caFile, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read the CA file ${caFile}`, { cause: err });
   }
-  return [...rootCertificates, ...nodeExtraCerts(env), extra];
 }
 
 function nodeExtraCerts(env: Record<string, string | undefined>): string[] {

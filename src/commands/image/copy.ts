@@ -16,6 +16,7 @@ export interface CopyOptions {
   keepDigests: boolean;
   /** Carry the referrers along (signatures, SBOMs), recursively. */
   referrers?: boolean;
+  concurrencyDefault?: boolean;
   /** Every tag of the source repository (both places are registry repositories). */
   allTags?: boolean;
 }
@@ -47,6 +48,11 @@ export function transferOptions(cmd: Command): Command {
     );
 }
 
+/** `{ concurrencyDefault: true }` when --concurrency was not given (a registry setting may apply). */
+export function concurrencyDefaulted(cmd: Command): { concurrencyDefault?: true } {
+  return cmd.getOptionValueSource('concurrency') === 'default' ? { concurrencyDefault: true } : {};
+}
+
 export function checkFlags(o: CopyFlags): void {
   if (o.platform !== undefined && o.allPlatforms)
     throw new UsageError('--platform and --all-platforms cannot be used together');
@@ -62,7 +68,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .argument('<dst>', 'where it goes (same forms)'),
   )
     .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
-    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }) => {
+    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }, self: Command) => {
       checkFlags(o);
       const allTags = Boolean(o.allTags);
       const opts: CopyOptions = {
@@ -74,6 +80,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         concurrency: o.concurrency,
         keepDigests: Boolean(o.keepDigests),
         referrers: Boolean(o.referrers),
+        ...concurrencyDefaulted(self),
       };
       return host.run((ctx) => runner(ctx, opts));
     });

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
 
 export interface PullOptions {
@@ -15,6 +15,7 @@ export interface PullOptions {
   concurrency: number;
   keepDigests: boolean;
   referrers?: boolean;
+  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -27,7 +28,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         '<dest>',
         'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
       ),
-  ).action((ref: string, dest: string, o: CopyFlags) => {
+  ).action((ref: string, dest: string, o: CopyFlags, self: Command) => {
     checkFlags(o);
     const place = parsePlace(dest);
     if (place.transport === 'registry')
@@ -46,6 +47,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       concurrency: o.concurrency,
       keepDigests: Boolean(o.keepDigests),
       referrers: Boolean(o.referrers),
+      ...concurrencyDefaulted(self),
     };
     return host.run((ctx) => runner(ctx, opts));
   });

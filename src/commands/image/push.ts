@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
 
 export interface PushOptions {
@@ -14,6 +14,7 @@ export interface PushOptions {
   allPlatforms: boolean;
   concurrency: number;
   referrers?: boolean;
+  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -26,7 +27,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
       )
       .argument('<ref>', 'destination image reference'),
-  ).action((src: string, ref: string, o: CopyFlags) => {
+  ).action((src: string, ref: string, o: CopyFlags, self: Command) => {
     checkFlags(o);
     const place = parsePlace(src);
     if (place.transport === 'registry')
@@ -41,6 +42,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       allPlatforms: o.platform === undefined,
       concurrency: o.concurrency,
       ...(o.referrers ? { referrers: true } : {}),
+      ...concurrencyDefaulted(self),
     };
     return host.run((ctx) => runner(ctx, opts));
   });

@@ -34,6 +34,7 @@ describe('image verbs: parsing', () => {
         ref: { registry: 'localhost:5000', repository: 'a', tag: '1' },
         allPlatforms: true,
         concurrency: 4,
+        concurrencyDefault: true,
       },
     ]);
     expect(parse(push.register, ['push', 'docker-archive:a.tar', 'b', '--concurrency', '8'])).toEqual([
