@@ -3,7 +3,7 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "image referrers" "image attach" "image sync" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "image referrers" "image attach" "image sync" "image ratelimit" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
@@ -42,7 +42,7 @@ _hubctl() {
     "token deactivate") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token delete") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token rotate") cands="--expires --delete-old --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image") cands="inspect digest tags catalog list pull push copy delete referrers attach sync --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image") cands="inspect digest tags catalog list pull push copy delete referrers attach sync ratelimit --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image digest") cands="--platform --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image tags") cands="--include --exclude --semver --sort --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -55,6 +55,7 @@ _hubctl() {
     "image referrers") cands="--artifact-type --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image attach") cands="--artifact-type --annotation --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image sync") cands="--file -f --dry-run --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image ratelimit") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine") cands="version info --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine version") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine info") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

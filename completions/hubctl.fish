@@ -108,6 +108,7 @@ complete -c hubctl -n '__fish_seen_subcommand_from image' -a delete -d 'Delete a
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a referrers -d 'List what points at an image (OCI referrers: signatures, SBOMs, attestations)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a attach -d 'Push files as an artifact that points at an image (an SBOM, a scan report), as oras attach does'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a sync -d 'Mirror many repositories from a file: plan, then copy what is missing (idempotent)'
+complete -c hubctl -n '__fish_seen_subcommand_from image' -a ratelimit -d 'Show the pull rate limit a registry reports (from a HEAD, which is not counted as a pull)'
 complete -c hubctl -n '__fish_seen_subcommand_from inspect; and __fish_seen_subcommand_from image' -l platform -r -d 'picked from an index; a single image must have it'
 complete -c hubctl -n '__fish_seen_subcommand_from inspect; and __fish_seen_subcommand_from image' -l raw -d 'print the manifest bytes exactly as stored'
 complete -c hubctl -n '__fish_seen_subcommand_from digest; and __fish_seen_subcommand_from image' -l platform -r -d 'the digest of this platform\'s image manifest'

@@ -14,6 +14,7 @@ import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from './media-types.js';
+import { type RateLimit, rateLimitOf } from './rate-limit.js';
 import { type Actions, nextLink, RegistryTransport, rangeEnd } from './transport.js';
 
 export interface RegistryClientOptions {
@@ -137,6 +138,27 @@ export class RegistryClient extends RegistryTransport {
       mediaType: res.headers['content-type']?.split(';')[0]?.trim(),
       size: Number.isFinite(size) ? size : undefined,
     };
+  }
+
+  /**
+   * The pull rate limit the registry reports, from a HEAD of a manifest (Docker Hub does not count
+   * a HEAD as a pull); undefined when it reports none.
+   */
+  async rateLimit(repo: RepositoryName, reference: string): Promise<RateLimit | undefined> {
+    const what = `checking the rate limit of ${repo.registry}/${repo.repository}`;
+    const res = await this.send(repo, {
+      method: 'HEAD',
+      url: `v2/${repo.repository}/manifests/${reference}`,
+      actions: ['pull'],
+      headers: { accept: MANIFEST_ACCEPT },
+      what,
+    });
+    await res.dump().catch(() => undefined);
+    if (res.status === 404)
+      throw new NotFoundError(`${what}: ${repo.repository}:${reference} does not exist`);
+    // 429 carries the headers too: the limit is reached.
+    if (res.status !== 429) await this.expect(res, [200], what, 'HEAD');
+    return rateLimitOf(res.headers);
   }
 
   /** PUT a manifest under a tag or digest; answers the digest (checked against the bytes). */

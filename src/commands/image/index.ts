@@ -9,6 +9,7 @@ import * as inspect from './inspect.js';
 import * as list from './list.js';
 import * as pull from './pull.js';
 import * as push from './push.js';
+import * as ratelimit from './ratelimit.js';
 import * as referrers from './referrers.js';
 import * as sync from './sync.js';
 import * as tags from './tags.js';
@@ -26,4 +27,5 @@ export function register(group: Command, host: CommandHost): void {
   referrers.register(group, host);
   attach.register(group, host);
   sync.register(group, host);
+  ratelimit.register(group, host);
 }
