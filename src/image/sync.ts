@@ -6,13 +6,16 @@
 // what it had not finished (a tag is named at the destination only once its image is whole).
 // A mapping or tag that fails is one sentence in the report; the others still run.
 
+import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
-import type { TransferProgress } from '../output/progress.js';
+import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
+import { KnownBlobs } from './resume-state.js';
 import { type PlatformChoice, selectImages } from './select.js';
+import type { BlobFeed, ImageDestination } from './store.js';
 import type { SyncMapping } from './sync-file.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
@@ -51,6 +54,8 @@ export interface SyncDeps {
   listTags(repo: RepositoryName): AsyncIterable<string>;
   progress: TransferProgress;
   now(): number;
+  /** Set by sync(): one put per blob and destination repository. */
+  once?: BlobsOnce;
 }
 
 export interface SyncOptions {
@@ -157,19 +162,115 @@ async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions): Promise<v
       throw err;
     },
   );
-  const result = await transfer(source, destination, {
-    platforms: choiceOf(m),
-    progress: deps.progress,
-    concurrency: opts.blobConcurrency,
-    referrers: m.referrers,
-  });
+  const result = await transfer(
+    source,
+    deps.once ? deps.once.wrap(destination, item.destination.replace(/:[^:/]+$/, '')) : destination,
+    {
+      platforms: choiceOf(m),
+      progress: deps.progress,
+      concurrency: opts.blobConcurrency,
+      referrers: m.referrers,
+    },
+  );
   item.status = 'copied';
   item.digest = result.digest;
   item.bytes = result.blobs.filter((b) => b.action !== 'skipped').reduce((n, b) => n + b.size, 0);
   if (result.referrers) item.referrers = result.referrers.length;
 }
 
+/**
+ * One put per blob and destination repository across the tags in flight; later tags wait for it.
+ * Besides saving the bytes, this avoids a race in distribution 2.8: two uploads of one blob to one
+ * repository at once can leave a manifest PUT refused (DIGEST_INVALID).
+ */
+class BlobsOnce {
+  private readonly puts = new Map<string, Promise<BlobAction>>();
+
+  wrap(dest: ImageDestination, repo: string): ImageDestination {
+    const puts = this.puts;
+    const wrapped: ImageDestination = {
+      name: dest.name,
+      accepts: dest.accepts,
+      multiPlatform: dest.multiPlatform,
+      maxConcurrency: dest.maxConcurrency,
+      hasBlob: (d) => dest.hasBlob(d),
+      async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
+        const key = `${repo} ${d.digest}`;
+        const first = puts.get(key);
+        if (
+          first &&
+          (await first.then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          progress.done(d.digest, d.size, 'skipped');
+          return 'skipped';
+        }
+        const put = dest.putBlob(d, feed, progress);
+        puts.set(key, put);
+        return put;
+      },
+      putManifest: (m, top) => dest.putManifest(m, top),
+      commit: () => dest.commit(),
+      abort: (reason) => dest.abort(reason),
+    };
+    if (dest.putReferrer) wrapped.putReferrer = dest.putReferrer.bind(dest);
+    return wrapped;
+  }
+}
+
+/**
+ * Known blobs remembered once at the end of a sync, not once per tag: each remember is a locked
+ * read-modify-write of one file, and eight tags at once queued on that lock.
+ */
+class BatchedKnownBlobs extends KnownBlobs {
+  private readonly pending = new Map<
+    string,
+    { registry: string; repository: string; digests: Set<string> }
+  >();
+
+  constructor(private readonly inner: KnownBlobs) {
+    super('');
+  }
+
+  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    return this.inner.repositoryWith(registry, digest, except);
+  }
+
+  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    const key = `${registry} ${repository}`;
+    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
+    for (const d of digests) entry.digests.add(d);
+    this.pending.set(key, entry);
+  }
+
+  async flush(): Promise<void> {
+    for (const { registry, repository, digests } of this.pending.values())
+      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
+    this.pending.clear();
+  }
+}
+
 export async function sync(
+  mappings: readonly SyncMapping[],
+  deps: SyncDeps,
+  opts: SyncOptions,
+): Promise<SyncReport> {
+  const known = deps.places.known ? new BatchedKnownBlobs(deps.places.known) : undefined;
+  const batched = {
+    ...deps,
+    once: new BlobsOnce(),
+    ...(known ? { places: { ...deps.places, known } } : {}),
+  };
+  try {
+    return await syncAll(mappings, batched, opts);
+  } finally {
+    await known?.flush();
+  }
+}
+
+async function syncAll(
   mappings: readonly SyncMapping[],
   deps: SyncDeps,
   opts: SyncOptions,
