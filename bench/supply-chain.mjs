@@ -197,7 +197,8 @@ const freshEnv = () => {
   mkdirSync(dir, { recursive: true });
   return { HUBCTL_CONFIG_DIR: dir, HOME: dir, HUBCTL_PLATFORM: 'linux/amd64' };
 };
-const hubctl = (argv) => timed(process.execPath, [BIN, '--quiet', ...argv], freshEnv());
+const hubctl = (argv) =>
+  timed(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, '--quiet', ...argv], freshEnv());
 
 const started = Date.now();
 const a = await startRegistry('a');

@@ -155,6 +155,13 @@ ${extra}`;
     expect(JSON.parse(second.stdout)).toMatchObject({ copied: 0, already: 3, failed: 0, bytes: 0 });
   });
 
+  it('eight tags at once sharing their layers all arrive (each blob is put once per repository)', async () => {
+    const f = file('eight.yaml', `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/eight\n`);
+    const r = await run(['--json', 'image', 'sync', '-f', f, '--concurrency', '8']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 11, failed: 0 });
+  });
+
   it('a run killed half way, run again, finishes the rest', async () => {
     ensureBuilt();
     const f = file('kill.yaml', `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/killed\n`);
