@@ -12,6 +12,7 @@
 // machine: run it alone (`flock /tmp/bench.lock node bench/supply-chain.mjs`).
 //
 //   npm run build && node bench/supply-chain.mjs [--runs 5] [--layers 4] [--layer-size 32M] [--only copy,sync,referrers]
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run.
 
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -198,7 +199,11 @@ const freshEnv = () => {
   return { HUBCTL_CONFIG_DIR: dir, HOME: dir, HUBCTL_PLATFORM: 'linux/amd64' };
 };
 const hubctl = (argv) =>
-  timed(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, '--quiet', ...argv], freshEnv());
+  timed(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, '--quiet', ...argv],
+    freshEnv(),
+  );
 
 const started = Date.now();
 const a = await startRegistry('a');
