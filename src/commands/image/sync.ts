@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { formatBytes } from '../../output/progress.js';
 import { type CommandHost, examples, positiveInt } from '../host.js';
-import { placeDeps } from './shared.js';
+import { concurrencyFor, placeDeps } from './shared.js';
 
 export interface SyncOptions {
   file: string;
@@ -52,7 +52,17 @@ export async function run(ctx: Context, opts: SyncOptions): Promise<number | und
     },
     {
       concurrency: opts.concurrency,
-      blobConcurrency: 4,
+      // Blobs per tag: the smallest `registry.HOST.concurrency` of the registries named, else 4.
+      blobConcurrency: await concurrencyFor(
+        ctx,
+        mappings
+          .flatMap((m) => [m.source, m.destination])
+          .map((r) => ({
+            transport: 'registry' as const,
+            ref: { registry: r.registry, repository: r.repository },
+          })),
+        undefined,
+      ),
       dryRun: opts.dryRun,
       onItem: (i) => {
         const what = `${i.source} → ${i.destination}`;
