@@ -8,9 +8,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RegistryClient } from '../../src/api/registry/client.js';
 import { systemClock } from '../../src/clock.js';
 import { createHttpClient } from '../../src/http/client.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 import { makeOciImage } from '../support/oci-images.js';
 import { type RunningRegistry, startRegistry } from '../support/registry.js';
-import { BIN, ensureBuilt } from '../support/run-bin.js';
+import { BIN, ensureBuilt, runBin } from '../support/run-bin.js';
 import { describeWithTools } from '../support/tools.js';
 import { type ImageWorld, startImageWorld } from './helpers.js';
 
@@ -160,6 +161,46 @@ ${extra}`;
     const r = await run(['--json', 'image', 'sync', '-f', f, '--concurrency', '8']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ copied: 11, failed: 0 });
+  });
+
+  it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {
+    ensureBuilt();
+    const proxy = await startFaultProxy(w.registry.url);
+    try {
+      const real = ['21.0.0', '22.0.0', '22.1.0'];
+      const all = [...Array.from({ length: 9997 }, (_, i) => `0.${Math.floor(i / 100)}.${i % 100}`), ...real];
+      proxy.on('GET', /^\/v2\/base\/node\/tags\/list$/, {
+        kind: 'answer',
+        answer: (req) => {
+          const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '0');
+          const tags = all.slice(page * 1000, (page + 1) * 1000);
+          const last = (page + 1) * 1000 >= all.length;
+          return {
+            status: 200,
+            json: { name: 'base/node', tags },
+            headers: (last
+              ? {}
+              : { link: `</v2/base/node/tags/list?page=${page + 1}>; rel="next"` }) as Record<string, string>,
+          };
+        },
+      });
+      const P = proxy.host;
+      const f = file(
+        'paged.yaml',
+        `sync:\n  - source: ${P}/base/node\n    destination: ${D}/mirror/paged\n    tags: {latest: 3}\n`,
+      );
+      const r = await runBin(['--json', 'image', 'sync', '-f', f, '--dry-run'], {
+        env: { ...env, ...w.withCredentialsFor([S, D, P]) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout);
+      expect(report).toMatchObject({ filtered: 9997, failed: 0 });
+      expect(report.items.map((i: { tag: string }) => i.tag)).toEqual(real);
+      expect(proxy.seen.filter((x) => x.path.includes('/tags/list')).length).toBe(10);
+      expect(r.peakRssKiB === 0 || r.peakRssKiB < 200 * 1024).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a run killed half way, run again, finishes the rest', async () => {
