@@ -7,7 +7,7 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0 npos=0 prevopt="" prev="" org="" profile=""
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "policy test" "policy replay" "policy suggest" "rule" "rule list" "rule add" "rule update" "rule delete" "team" "team list" "team get" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "audit" "audit list" "audit export" "audit summary" "audit tail" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion" "api" "version")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "policy test" "policy replay" "policy suggest" "rule" "rule list" "rule add" "rule update" "rule delete" "team" "team list" "team get" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "image referrers" "image attach" "image sync" "image ratelimit" "engine" "engine version" "engine info" "audit" "audit list" "audit export" "audit summary" "audit tail" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion" "api" "version")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then
@@ -15,7 +15,7 @@ _hubctl() {
       case "$prevopt" in --org) org="$w" ;; --profile) profile="$w" ;; esac
       continue
     fi
-    case " --action --agent --args --attr --audit-url --base-url --baseline-file --by --ca-file --cedar --concurrency --decision --engine-host --expires --expiring --fail-under --field --file --format --from --governance-url --header --http-resource --input --interval --jq --label --limit --local --method --min-count --mode --name --org --output --output-dir --page --page-size --plain-http --platform --policy --profile --raw-field --resource --schema-url --scope --search --server --service --session --since --team --to --user --username -F -H -X -f -o -u " in *" $w "*) skip=1; prevopt="$w"; continue ;; esac
+    case " --action --agent --annotation --args --artifact-type --attr --audit-url --base-url --baseline-file --by --ca-file --cedar --concurrency --decision --engine-host --exclude --expires --expiring --fail-under --field --file --format --from --governance-url --header --http-resource --include --input --interval --jq --label --limit --local --method --min-count --mode --name --org --output --output-dir --page --page-size --plain-http --platform --policy --profile --raw-field --resource --schema-url --scope --search --semver --server --service --session --since --sort --team --to --user --username -F -H -X -f -o -u " in *" $w "*) skip=1; prevopt="$w"; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -47,6 +47,7 @@ _hubctl() {
       "rule update|--action") cands="connect:tcp connect:udp request:get request:post request:put request:delete request:patch request:head request:options request:connect request:trace read write" ;;
       "rule update|--decision") cands="allow deny" ;;
       "token create|--scope") cands="repo:admin repo:write repo:read repo:public_read" ;;
+      "image sync|--file"|"image sync|-f") mode=file ;;
       "audit list|--decision") cands="allow deny" ;;
       "audit list|--action") cands="connect:tcp connect:udp request:get request:post request:put request:delete request:patch request:head request:options request:connect request:trace read write" ;;
       "audit export|--decision") cands="allow deny" ;;
@@ -96,16 +97,20 @@ _hubctl() {
     "token deactivate") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token delete") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token rotate") cands="--expires --delete-old --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image") cands="inspect digest tags catalog list pull push copy delete --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image") cands="inspect digest tags catalog list pull push copy delete referrers attach sync ratelimit --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image inspect") cands="--platform --raw --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image digest") cands="--platform --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image tags") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image tags") cands="--include --exclude --semver --sort --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image catalog") cands="--limit --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image list") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image pull") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image push") cands="--all-platforms --platform --keep-digests --concurrency --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "image copy") cands="--all-platforms --platform --keep-digests --concurrency --all-tags --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image pull") cands="--all-platforms --platform --keep-digests --concurrency --referrers --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image push") cands="--all-platforms --platform --keep-digests --concurrency --referrers --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image copy") cands="--all-platforms --platform --keep-digests --concurrency --referrers --all-tags --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "image delete") cands="--dry-run --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image referrers") cands="--artifact-type --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image attach") cands="--artifact-type --annotation --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image sync") cands="--file -f --dry-run --concurrency --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "image ratelimit") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine") cands="version info --version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine version") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine info") cands="--version -V --json --jq --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

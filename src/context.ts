@@ -12,6 +12,7 @@ import type { TeamDirectory } from './api/teams.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
+import type { RegistrySettings } from './config/registry-settings.js';
 import { profileName, resolveSettings, type Settings } from './config/settings.js';
 import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
@@ -60,6 +61,8 @@ export interface Context {
   engine(): Promise<EngineClient>;
   /** OCI registries: credentials from the chain, tokens per registry and scope. */
   registry(): Promise<RegistryClient>;
+  /** The profile's per-registry settings (`registry.HOST.*`), by lower-case host. */
+  registrySettings(): Promise<Map<string, RegistrySettings>>;
 }
 
 export interface ContextDeps {
@@ -131,9 +134,18 @@ export function createContext(
     const profile = profileName(flags, env);
     return resolveSettings(flags, env, (await reader()).getProfile(profile));
   });
+  const registrySettings = memo(async () => {
+    const { registrySettingsOf } = await import('./config/registry-settings.js');
+    return registrySettingsOf((await reader()).getProfile((await settings()).profile));
+  });
   const http = memo(async () => {
     const { createHttpClient } = await import('./http/client.js');
+    const perHost = await registrySettings();
+    const caFiles = new Map(
+      [...perHost].filter(([, s]) => s.caFile).map(([h, s]) => [h, s.caFile as string]),
+    );
     return createHttpClient({
+      ...(caFiles.size > 0 ? { caFileFor: (url: URL) => caFiles.get(url.host.toLowerCase()) } : {}),
       userAgent: `hubctl/${VERSION} node/${process.versions.node}`,
       clock,
       debug: globals.debug ? debug : undefined,
@@ -212,7 +224,13 @@ export function createContext(
     return new RegistryClient({
       http: await http(),
       clock,
-      plainHttpHosts: globals.plainHttp,
+      plainHttpHosts: [
+        ...globals.plainHttp,
+        ...[...(await registrySettings())].flatMap(([host, s]) => [
+          ...(s.plainHttp ? [host] : []),
+          ...(s.mirror?.plainHttp ? [s.mirror.host] : []),
+        ]),
+      ],
       signal: deps.signal,
       credentials: async (host) => {
         const cred = await (await credentials()).registry(host.toLowerCase());
@@ -258,6 +276,7 @@ export function createContext(
       return new TeamDirectory(createTeamClient(await hubSession(), (await settings()).baseUrl, orgName));
     }),
     registry,
+    registrySettings,
   };
 }
 

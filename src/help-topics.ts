@@ -44,6 +44,7 @@ Precedence: flag > environment > profile > default.
   HUBCTL_PLATFORM          the platform images are chosen for (default this machine's, linux/ARCH)
   HUBCTL_CHUNK_SIZE        bytes per chunk of a chunked blob upload
   HUBCTL_MONOLITHIC_MAX    blobs up to this size are uploaded in one request
+  HUBCTL_REGISTRY_MIRRORS  "off": ignore the profiles' registry mirrors (registry.HOST.mirror)
 
   DOCKER_CONFIG            directory of the docker CLI's config.json (registry credentials)
   DOCKER_AUTH_CONFIG       a config.json document in the environment (registry credentials)

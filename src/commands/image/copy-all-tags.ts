@@ -31,6 +31,7 @@ export async function runAllTags(ctx: Context, opts: CopyOptions): Promise<numbe
     platforms: platformChoice(ctx, opts.platform, opts.platform === undefined),
     tagConcurrency: TAGS_AT_ONCE,
     blobConcurrency: opts.concurrency,
+    referrers: opts.referrers,
     progress,
     onTag: (o) =>
       ctx.output.info(
