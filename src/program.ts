@@ -159,6 +159,7 @@ export async function buildProgram(
       const code = await body(ctx);
       if (typeof code === 'number') state.exitCode = code;
     },
+    tree: async () => (await buildProgram(deps, [], 'all')).program,
   };
 
   const wanted = load === 'all' ? undefined : groupFromArgv(argv);

@@ -9,14 +9,7 @@ import { OCI_INDEX } from '../api/registry/media-types.js';
 import { ValidationError } from '../errors.js';
 import type { StoredManifest } from './store.js';
 
-/** How a place knows a manifest's referrers. */
-export type ReferrersVia = 'api' | 'tag';
-
-export interface ReferrerList {
-  /** 'api': the registry's referrers API; 'tag': the fallback tag's index. */
-  via: ReferrersVia;
-  descriptors: Descriptor[];
-}
+export type { ReferrerList, ReferrersVia } from './store.js';
 
 /** The fallback tag of a subject: `sha256:<hex>` → `sha256-<hex>`. */
 export function fallbackTag(digest: string): string {

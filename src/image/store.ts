@@ -12,7 +12,6 @@ import type { Descriptor } from '../api/registry/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { TreeManifest } from './manifest-tree.js';
-import type { ReferrerList, ReferrersVia } from './referrers.js';
 
 /** A manifest or index: its bytes, digest, media type and parsed form. */
 export type StoredManifest = TreeManifest;
@@ -143,3 +142,12 @@ export interface ImageDestination {
 // ImageSource and/or an ImageDestination from its PlaceRef (src/ref/transport.ts), and one case in
 // src/image/places.ts (openSource/openDestination), which commands call. `docker-daemon:REF` is
 // parsed already and reserved for the engine back end.
+
+/** How a place knows a manifest's referrers. */
+export type ReferrersVia = 'api' | 'tag';
+
+export interface ReferrerList {
+  /** 'api': the registry's referrers API; 'tag': the fallback tag's index. */
+  via: ReferrersVia;
+  descriptors: Descriptor[];
+}

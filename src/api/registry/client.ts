@@ -15,16 +15,15 @@ import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
 import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from './media-types.js';
 import { type RateLimit, rateLimitOf } from './rate-limit.js';
-import { type Actions, nextLink, RegistryTransport, rangeEnd } from './transport.js';
+import {
+  type Actions,
+  nextLink,
+  type RegistryClientOptions,
+  RegistryTransport,
+  rangeEnd,
+} from './transport.js';
 
-export interface RegistryClientOptions {
-  http: HttpClient;
-  clock: Clock;
-  credentials: RegistryCredentialLookup;
-  /** Hosts named with --plain-http (decisions §1). */
-  plainHttpHosts?: readonly string[];
-  signal?: AbortSignal;
-}
+export type { RegistryClientOptions };
 
 export interface FetchedManifest {
   bytes: Buffer;

@@ -5,21 +5,11 @@ import { parsePlatform } from '../../image/platform.js';
 import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import { runAllTags } from './copy-all-tags.js';
-import { concurrencyOption, runTransfer } from './shared.js';
+import type { CopyOptions } from './copy-options.js';
 
-export interface CopyOptions {
-  src: PlaceRef;
-  dst: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  keepDigests: boolean;
-  /** Carry the referrers along (signatures, SBOMs), recursively. */
-  referrers?: boolean;
-  concurrencyDefault?: boolean;
-  /** Every tag of the source repository (both places are registry repositories). */
-  allTags?: boolean;
-}
+export type { CopyOptions };
+
+import { concurrencyOption, runTransfer } from './shared.js';
 
 export interface CopyFlags {
   platform?: string;

@@ -16,19 +16,10 @@ import {
 } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { addOptions, type OptionSpec } from '../option-table.js';
-import { loadPolicies, type PolicySources, type PolicyTexts } from './sources.js';
+import type { EvalOptions } from './eval-options.js';
+import { loadPolicies, type PolicyTexts } from './sources.js';
 
-export interface EvalOptions extends PolicySources {
-  action?: string;
-  destination?: string;
-  explain: boolean;
-  batch: boolean;
-  failOnDeny: boolean;
-  /** MCP requests: `--attr key=value` (resource attributes), `--args JSON`, `--server NAME`. */
-  attrs?: string[];
-  args?: string;
-  server?: string;
-}
+export type { EvalOptions };
 
 export interface RawOptions {
   file?: string[];

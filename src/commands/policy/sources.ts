@@ -70,7 +70,9 @@ function cannotRead(path: string, err: unknown): UsageError {
 }
 
 /** The texts of policy files as read, by file name (where a Cedar text stands in its file). */
-export type PolicyTexts = Map<string, string>;
+export type { PolicyTexts } from './cedar-sources.js';
+
+import type { PolicyTexts } from './cedar-sources.js';
 
 /**
  * A policy file: YAML or JSON, or a raw Cedar text (`.cedar`: one cedar_v1 policy named after the
