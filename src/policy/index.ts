@@ -3,8 +3,11 @@
 // src/policy/package.json declares (`sideEffects: false`) so that esbuild drops the modules a
 // command group does not use instead of pulling the whole engine into, say, the rule commands.
 export * from './authored.js';
+export { AUTHORED_SHAPES } from './authoring-keys.js';
 export * from './authoring-schema.js';
 export * from './batch.js';
+export * from './case-file.js';
+export * from './case-run.js';
 export * from './cedar/index.js';
 export * from './document.js';
 export * from './engine.js';
@@ -27,4 +30,5 @@ export {
 } from './path.js';
 export * from './plan.js';
 export * from './resource.js';
+export { decodePolicyText } from './source-text.js';
 export * from './validate.js';

@@ -9,6 +9,7 @@ import { UsageError, ValidationError } from '../../errors.js';
 import {
   type AuthoredPolicy,
   authoredFromDoc,
+  checkAuthored,
   type LivePolicy,
   liveFromDoc,
   parsePolicyDocument,
@@ -22,7 +23,7 @@ export const MAX_INPUT_BYTES = 400 * 1024;
 const POLICY_FILE = /\.(ya?ml|json)$/i;
 
 /** The policy files named: files as given, directories' *.yaml, *.yml and *.json (sorted, not recursive). */
-async function policyFiles(paths: readonly string[]): Promise<string[]> {
+export async function policyFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     let isDir: boolean;
@@ -65,6 +66,8 @@ export async function readAuthored(
     }
     for (const doc of await parsePolicyDocument(text, f)) out.push(authoredFromDoc(doc));
   }
+  // the limits the files alone pass are invalid input, found before the first request
+  checkAuthored(out);
   return out;
 }
 

@@ -1,7 +1,8 @@
 // The cedar_v1 policies among loaded policy documents, as Cedar sources: each with its file, and
 // the line of that file on which its text starts when the text stands there line by line.
 import { type CedarSource, firstLineIn, MCP_SCHEMA_URL, type PolicyDoc } from '../../policy/index.js';
-import type { PolicyTexts } from './sources.js';
+/** The text of each policy file read, by path (for Cedar's line numbers). */
+export type PolicyTexts = Map<string, string>;
 
 export function cedarSources(docs: readonly PolicyDoc[], texts?: PolicyTexts): CedarSource[] {
   const out: CedarSource[] = [];

@@ -17,7 +17,7 @@ import {
   type PolicyDoc,
 } from '../../policy/index.js';
 import { cedarSources } from './cedar-sources.js';
-import type { EvalOptions } from './eval.js';
+import type { EvalOptions } from './eval-options.js';
 import { loadPolicies, type PolicyTexts } from './sources.js';
 
 async function evaluatorFor(

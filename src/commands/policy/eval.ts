@@ -16,19 +16,10 @@ import {
 } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { addOptions, type OptionSpec } from '../option-table.js';
-import { loadPolicies, type PolicySources, type PolicyTexts } from './sources.js';
+import type { EvalOptions } from './eval-options.js';
+import { loadPolicies, type PolicyTexts } from './sources.js';
 
-export interface EvalOptions extends PolicySources {
-  action?: string;
-  destination?: string;
-  explain: boolean;
-  batch: boolean;
-  failOnDeny: boolean;
-  /** MCP requests: `--attr key=value` (resource attributes), `--args JSON`, `--server NAME`. */
-  attrs?: string[];
-  args?: string;
-  server?: string;
-}
+export type { EvalOptions };
 
 export interface RawOptions {
   file?: string[];
@@ -176,6 +167,10 @@ export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
   // fail closed: a rule or policy hubctl cannot evaluate could decide any request
   assertDecidable(set);
   if (opts.batch) {
+    // Its lines are written as they are decided, not as one document: a jq of its own reads them.
+    if (ctx.globals.jq !== undefined) {
+      throw new UsageError('--jq does not apply to --batch: pipe its lines to `jq -c` instead');
+    }
     const { mcpLineDecider } = await import('./eval-mcp.js');
     const mcp = await mcpLineDecider(ctx, all, texts!);
     return runBatch(ctx, set, opts, mcp);
