@@ -76,6 +76,8 @@ function errorMessage(p: CedarPolicyInfo, message: string): string {
 
 const DEFAULT_DENY = 'no permit matches (default deny)';
 
+let nextSubset = 0;
+
 /** Preparsed subsets kept per evaluator; past this, the whole set is used (same answers, slower). */
 const MAX_SUBSETS = 2000;
 
@@ -131,7 +133,8 @@ export class McpEvaluator {
     if (this.subsets.size >= MAX_SUBSETS) return this.set.setId;
     const staticPolicies: Record<string, string> = {};
     for (const id of ids) staticPolicies[id] = this.byId.get(id)!.text;
-    const setId = `${this.set.setId}-${this.subsets.size + 1}`;
+    // ids are process-wide in the engine: each subset its own, whichever evaluator made it
+    const setId = `${this.set.setId}-${++nextSubset}`;
     const r = this.set.cedar!.preparsePolicySet(setId, { staticPolicies });
     if (r.type === 'failure') return this.set.setId;
     this.subsets.set(key, setId);

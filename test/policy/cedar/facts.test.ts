@@ -6,6 +6,7 @@ import {
   evaluateMcp,
   MCP_SCHEMA_URL,
   type McpDecision,
+  McpEvaluator,
   mcpRequest,
 } from '../../../src/policy/index.js';
 
@@ -231,5 +232,27 @@ forbid (principal, action == MCP::Action::"invokeTool", resource)
     expect(() => mcpRequest('mcp:register', 'x', { attrs: ['type=stdio'] })).toThrow(
       'attribute type is one of local-stdio',
     );
+  });
+});
+
+describe('evaluators', () => {
+  it('two evaluators of one compiled set, used in turns, keep their answers apart', async () => {
+    const text = [
+      'permit (principal, action == MCP::Action::"invokeTool", resource in MCP::Server::"a");',
+      'permit (principal, action == MCP::Action::"register", resource);',
+      'forbid (principal, action == MCP::Action::"invokeTool", resource in MCP::Server::"b");',
+    ].join('\n');
+    const set = await compileCedar([{ name: 'p', source: 'p.cedar', text, firstLine: 1 }]);
+    const one = new McpEvaluator(set, { now: NOW });
+    const two = new McpEvaluator(set, { now: NOW });
+    // each builds its own subsets, in a different order
+    expect(one.decide(mcpRequest('mcp:invokeTool', 'a/x')).decision).toBe('allow');
+    expect(two.decide(mcpRequest('mcp:invokeTool', 'b/x')).decision).toBe('deny');
+    expect(two.decide(mcpRequest('mcp:invokeTool', 'a/x')).decision).toBe('allow');
+    expect(one.decide(mcpRequest('mcp:invokeTool', 'b/x')).decision).toBe('deny');
+    expect(one.decide(mcpRequest('mcp:register', 'n')).decision).toBe('allow');
+    // …and each one's first subset is still its own
+    expect(one.decide(mcpRequest('mcp:invokeTool', 'a/y')).decision).toBe('allow');
+    expect(two.decide(mcpRequest('mcp:invokeTool', 'b/y')).decision).toBe('deny');
   });
 });
