@@ -74,7 +74,10 @@ describe('plan = writes', () => {
         '  - {name: no-meta, actions: [connect:tcp], decision: deny, resources: [169.254.169.254]}\n',
     );
     const d = await h.run(['policy', 'diff', '-f', dir]);
-    expect([d.code, d.stdout]).toEqual([10, `~ policy "egress": scope teams "developers" → org-wide [PATCH]\n`]);
+    expect([d.code, d.stdout]).toEqual([
+      10,
+      `~ policy "egress": scope teams "developers" → org-wide [PATCH]\n`,
+    ]);
     expect(d.stderr).toBe('Plan: 0 to add, 1 to change, 0 to remove; 1 write, each line one.\n');
     h.hub.clearRequests();
     const r = await h.run(['policy', 'apply', '-f', dir]);
