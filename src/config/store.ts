@@ -11,38 +11,16 @@ import { withLockSync } from '../files/lock.js';
 import { JWT_MAC_KEY_FILE, readJson, readJwtCacheFile, readJwtMacKey } from './read.js';
 import { assertProfileName } from './values.js';
 
-/** The keys a profile may hold, with what each means (shown by `config list --help`). */
-export const PROFILE_KEYS = {
-  'base-url': 'hub API base address (HUBCTL_BASE_URL)',
-  'governance-url': 'governance API base address (HUBCTL_GOVERNANCE_URL)',
-  org: 'organization name (HUBCTL_ORG)',
-  username: 'account name used by `auth login` (HUBCTL_USERNAME)',
-  'credential-store':
-    'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
-} as const;
-export type ProfileKey = keyof typeof PROFILE_KEYS;
+export {
+  type HelperCredential,
+  isProfileKey,
+  PROFILE_KEYS,
+  type ProfileKey,
+  type StoredCredential,
+  type StoredEntry,
+} from './entries.js';
 
-export function isProfileKey(key: string): key is ProfileKey {
-  return Object.hasOwn(PROFILE_KEYS, key);
-}
-
-export interface StoredCredential {
-  username: string;
-  secret: string;
-  /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
-  origin?: string;
-}
-
-/** A secret kept by a docker credential helper: the file only says where it is. */
-export interface HelperCredential {
-  username: string;
-  helper: string;
-  serverUrl: string;
-  /** As StoredCredential's. */
-  origin?: string;
-}
-
-export type StoredEntry = StoredCredential | HelperCredential;
+import type { ProfileKey, StoredCredential, StoredEntry } from './entries.js';
 
 /** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
 export interface CachedJwtEntry {
@@ -77,6 +55,10 @@ export interface ConfigStore {
   registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts(): string[];
+  /** The profile's organization access token for the audit API (`auth login --audit`), bound to its origin. */
+  auditCredential(profile: string): StoredCredential | undefined;
+  setAuditCredential(profile: string, credential: StoredCredential): void;
+  deleteAuditCredential(profile: string): boolean;
   setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
   /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
@@ -178,6 +160,9 @@ export function openConfigStore(dir: string): ConfigStore {
     registryCredential: (host) => entry('credentials', 'registries', host),
     registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
+    auditCredential: (profile) => entry('credentials', 'audit', profile),
+    setAuditCredential: (profile, credential) => setEntry('credentials', 'audit', profile, credential),
+    deleteAuditCredential: (profile) => deleteEntry('credentials', 'audit', profile),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
     setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),
     deleteCachedJwts(match) {

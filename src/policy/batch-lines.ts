@@ -5,16 +5,32 @@
 import { HubctlError, ValidationError } from '../errors.js';
 import { safeJson } from '../json-text.js';
 import {
-  type CompiledPolicySet,
   decisionJson,
   type EvalResult,
   type EvaluateOptions,
+  Evaluator,
   evaluate,
+  type PolicyIndex,
 } from './engine.js';
 
 export interface BatchRequest {
   action: string;
   destination: string;
+}
+
+/** A decided MCP line, from the command's Cedar evaluator. */
+export interface McpLineResult {
+  text: string;
+  denied: boolean;
+}
+
+export interface BatchOptions extends EvaluateOptions {
+  /**
+   * Decides a line whose action is `mcp:*` (the whole line, and its action and destination): the
+   * command's Cedar evaluator. Throws HubctlError for a line it cannot decide. Without it, such a
+   * line is an unknown action.
+   */
+  mcp?: (line: string, req: BatchRequest) => McpLineResult;
 }
 
 export const HEAD = '{"action":"';
@@ -114,15 +130,19 @@ export interface BatchLineResult {
 
 /** Evaluates one input line; null for blank and comment lines. Never throws for bad input. */
 export function evaluateLine(
-  set: CompiledPolicySet,
+  set: PolicyIndex | Evaluator,
   line: string,
   lineNo: number,
-  opts?: EvaluateOptions,
+  opts?: BatchOptions,
 ): BatchLineResult | null {
   let req: BatchRequest | null;
   try {
     req = parseRequestLine(line);
     if (req === null) return null;
+    if (opts?.mcp !== undefined && req.action.startsWith('mcp:')) {
+      const m = opts.mcp(line, req);
+      return { text: m.text, denied: m.denied, error: false };
+    }
     const r = evaluate(set, req.action, req.destination, opts);
     return { text: formatDecisionLine(req, r), denied: r.decision === 'deny', error: false };
   } catch (err) {
@@ -130,6 +150,19 @@ export function evaluateLine(
     const input = line.endsWith('\r') ? line.slice(0, -1) : line;
     return { text: formatErrorLine(lineNo, input, err), denied: false, error: true };
   }
+}
+
+/**
+ * The longest request line read: a request is an action and a destination (a URL at most a few
+ * KiB). A longer line is refused (exit 2) before it is gathered whole, so memory stays bounded.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** The refusal of a line over MAX_LINE_BYTES, `lineNo` counting from 1. */
+export function lineTooLong(lineNo: number): ValidationError {
+  return new ValidationError(
+    `line ${lineNo} of the batch is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a request is one short line`,
+  );
 }
 
 export interface BatchCounts {
@@ -144,19 +177,29 @@ export class TextBatch {
   private rest = '';
   protected lineNo = 0;
 
+  /** The batch's own evaluator: a batch never shares scratch space with another caller. */
+  protected readonly ev: Evaluator;
+  protected readonly set: PolicyIndex;
+
   constructor(
-    protected readonly set: CompiledPolicySet,
-    protected readonly opts?: EvaluateOptions,
-  ) {}
+    target: PolicyIndex | Evaluator,
+    protected readonly opts?: BatchOptions,
+  ) {
+    this.ev = target instanceof Evaluator ? target : new Evaluator(target);
+    this.set = this.ev.index;
+  }
 
   /** Feed text as it arrives (any chunking); get back the output of the complete lines. */
   push(text: string): string {
     const all = this.rest === '' ? text : this.rest + text;
     const lastNl = all.lastIndexOf('\n');
     if (lastNl < 0) {
+      // UTF-16 units: a line over the cap in bytes may pass here by up to 3×, never more.
+      if (all.length > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       this.rest = all;
       return '';
     }
+    if (all.length - lastNl - 1 > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
     this.rest = all.slice(lastNl + 1);
     return this.lines(all, lastNl);
   }
@@ -173,7 +216,8 @@ export class TextBatch {
     while (start <= end && start < text.length) {
       let nl = text.indexOf('\n', start);
       if (nl < 0 || nl > end) nl = end;
-      const r = evaluateLine(this.set, text.slice(start, nl), ++this.lineNo, this.opts);
+      if (nl - start > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
+      const r = evaluateLine(this.ev, text.slice(start, nl), ++this.lineNo, this.opts);
       start = nl + 1;
       if (r === null) continue;
       this.counts.total++;

@@ -74,6 +74,7 @@ describe('plan = writes', () => {
         '  - {name: no-meta, actions: [connect:tcp], decision: deny, resources: [169.254.169.254]}\n',
     );
     const d = await h.run(['policy', 'diff', '-f', dir]);
+    // the team T1 is "developers" in the emulator: the plan names it
     expect([d.code, d.stdout]).toEqual([
       10,
       `~ policy "egress": scope teams "developers" → org-wide [PATCH]\n`,
