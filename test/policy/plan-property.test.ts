@@ -182,7 +182,10 @@ describe('policy apply write order', () => {
           checkPlan(before, after, prune, (phase) => [...phase].sort(() => (random.next().value % 3) - 1));
         },
       ),
-      { numRuns: Number(process.env.PLAN_RUNS ?? 300) },
+      {
+        numRuns: Number(process.env.PLAN_RUNS ?? 300),
+        ...(process.env.PLAN_SEED ? { seed: Number(process.env.PLAN_SEED) } : {}),
+      },
     );
   });
 
