@@ -140,8 +140,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       debug: globals.debug ? debug : undefined,
       dispatcher: engineDispatcher(address.transport),
       retryBaseMs: deps.retryBaseMs,
+      timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
-    return createEngineClient({ http, address, pinned });
+    return createEngineClient({ http, address, pinned, timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT) });
   });
   const credentials = memo(async () => {
     const { createCredentialChain } = await import('./auth/chain.js');

@@ -47,6 +47,11 @@ export const GROUPS: CommandGroup[] = [
     load: () => import('./commands/engine/index.js'),
   },
   {
+    name: 'audit',
+    description: 'Read the audit log: what the policies allowed and denied (API or local files)',
+    load: () => import('./commands/audit/index.js'),
+  },
+  {
     name: 'auth',
     description: 'Log in and out, and show who you are',
     load: () => import('./commands/auth/index.js'),

@@ -3,7 +3,7 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
 import { nextPageUrl, paginate } from '../http/paginate.js';
-import { readAnswer } from './answer.js';
+import { pathSegment, readAnswer } from './answer.js';
 import {
   type AccessToken,
   AccessTokenAnswer,
@@ -95,7 +95,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
     get: (uuid) =>
       call(`reading access token ${uuid}`, async () => {
         const res = await session.request({
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           what: `reading access token ${uuid}`,
         });
         return readAnswer(res, AccessTokenAnswer, `reading access token ${uuid}`);
@@ -104,7 +104,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       call(`updating access token ${uuid}`, async () => {
         const res = await session.request({
           method: 'PATCH',
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           json: patch,
           what: `updating access token ${uuid}`,
         });
@@ -114,7 +114,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       call(`deleting access token ${uuid}`, async () => {
         const res = await session.request({
           method: 'DELETE',
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           what: `deleting access token ${uuid}`,
         });
         await res.dump();

@@ -9,7 +9,7 @@ import type {
   PolicySummary as GovPolicySummary,
   Rule as GovRule,
 } from '../policy/index.js';
-import { object, v } from './answer.js';
+import { ID_TEXT, object, v } from './answer.js';
 
 export interface AccessToken {
   uuid: string;
@@ -44,8 +44,19 @@ export interface Team {
 }
 
 const text = v.string();
-/** Ids go into URLs and tables: an empty one is as wrong as a missing one. */
-const id = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
+/**
+ * Ids go into URL paths and tables: letters, digits and `. _ ~ : -` (nothing a path or a terminal
+ * reads otherwise: no `/`, `%`, `?`, `#`, `\`, space or control character), never `.` or `..`,
+ * at most 256. An empty one is as wrong as a missing one.
+ */
+const id = v.pipe(
+  v.string(),
+  v.minLength(1, 'expected a non-empty string'),
+  v.regex(
+    ID_TEXT,
+    'an id must be 1 to 256 letters, digits, ".", "_", "~", ":" or "-", and not "." or ".." (ids go into URL paths)',
+  ),
+);
 const strings = v.array(v.string());
 
 // ---- governance -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 // fixed reason and never guessed: management and execution records, MCP and filesystem events
 // (their payload fields are not documented), and events missing what a request needs.
 import { ValidationError } from '../errors.js';
-import { type CompiledPolicySet, type EvalResult, evaluate } from '../policy/index.js';
+import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
 import { type AuditRecord, readAuditRecord } from './record.js';
 
 export const SKIP = {
@@ -231,10 +231,14 @@ export class Replayer {
   private ungroupedDrift = 0;
   private firstBad: { input: string; line: number } | undefined;
 
-  constructor(
-    private readonly baseline: CompiledPolicySet,
-    private readonly candidate: CompiledPolicySet,
-  ) {}
+  /** An evaluator of each set: its own scratch space, so the two never share one. */
+  private readonly before: Evaluator;
+  private readonly after: Evaluator;
+
+  constructor(baseline: CompiledPolicySet, candidate: CompiledPolicySet) {
+    this.before = new Evaluator(baseline);
+    this.after = new Evaluator(candidate);
+  }
 
   skip(reason: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
@@ -327,8 +331,8 @@ export class Replayer {
   private decide(req: ReplayRequest): Entry | string {
     try {
       // evaluate's MIXED results are made anew each time: both are kept as they are
-      const before = evaluate(this.baseline, req.action, req.destination);
-      const after = evaluate(this.candidate, req.action, req.destination);
+      const before = this.before.evaluate(req.action, req.destination);
+      const after = this.after.evaluate(req.action, req.destination);
       const key = `${req.action} ${req.destination}`;
       return {
         before,

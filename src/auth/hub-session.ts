@@ -75,8 +75,18 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
   let cached: { jwt: string; expiresAt: number; account: string; fromCache: boolean } | undefined;
   let pending: Promise<string> | undefined;
 
+  // Looked up once a run (a credential helper runs once), found or not; a failed lookup is not kept.
+  let lookup: Promise<Credential | undefined> | undefined;
+  const lookUp = () => {
+    lookup ??= deps.credential();
+    lookup.catch(() => {
+      lookup = undefined;
+    });
+    return lookup;
+  };
+
   async function credential(): Promise<Credential> {
-    const cred = await deps.credential();
+    const cred = await lookUp();
     if (!cred) {
       throw new AuthError('you are not logged in', {
         hint: 'Run `hubctl auth login`, or set HUBCTL_USERNAME and HUBCTL_TOKEN.',
@@ -91,7 +101,7 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     if (!deps.cache) return undefined;
     // The secret itself (a helper is asked for it): the cache finds a JWT by its keyed hash only,
     // so a changed secret is never answered with the old one's JWT.
-    const who = await deps.credential();
+    const who = await lookUp();
     if (!who) return undefined;
     const entry = await deps.cache.get(who);
     if (!entry || !usable(entry.expiresAt)) return undefined;

@@ -13,6 +13,8 @@ export interface ConfigReader {
   registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts?(): string[];
+  /** The profile's organization access token for the audit API (`auth login --audit`), with its origin. */
+  auditCredential?(profile: string): { username?: string; secret: string; origin?: string } | undefined;
 }
 
 /** A missing file reads as empty; a corrupt one is refused as the config store refuses it. */
@@ -41,6 +43,7 @@ export function openConfigReader(dir: string): ConfigReader {
     getProfile: (profile) => ({ ...entry(readJson(dir, 'config'), 'profiles', profile) }),
     hubCredential: (profile) => entry(readJson(dir, 'credentials'), 'hub', profile),
     registryCredential: (host) => entry(readJson(dir, 'credentials'), 'registries', host),
+    auditCredential: (profile) => entry(readJson(dir, 'credentials'), 'audit', profile),
     registryHosts: () => {
       const table = readJson(dir, 'credentials').registries;
       return table && typeof table === 'object' ? Object.keys(table).slice(0, 1000) : [];

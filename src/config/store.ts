@@ -19,6 +19,7 @@ export const PROFILE_KEYS = {
   username: 'account name used by `auth login` (HUBCTL_USERNAME)',
   'credential-store':
     'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
+  'audit-url': 'audit API base address (HUBCTL_AUDIT_URL; default https://api.docker.com)',
 } as const;
 export type ProfileKey = keyof typeof PROFILE_KEYS;
 
@@ -77,6 +78,10 @@ export interface ConfigStore {
   registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts(): string[];
+  /** The profile's organization access token for the audit API (`auth login --audit`), bound to its origin. */
+  auditCredential(profile: string): StoredCredential | undefined;
+  setAuditCredential(profile: string, credential: StoredCredential): void;
+  deleteAuditCredential(profile: string): boolean;
   setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
   /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
@@ -178,6 +183,9 @@ export function openConfigStore(dir: string): ConfigStore {
     registryCredential: (host) => entry('credentials', 'registries', host),
     registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
+    auditCredential: (profile) => entry('credentials', 'audit', profile),
+    setAuditCredential: (profile, credential) => setEntry('credentials', 'audit', profile, credential),
+    deleteAuditCredential: (profile) => deleteEntry('credentials', 'audit', profile),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
     setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),
     deleteCachedJwts(match) {

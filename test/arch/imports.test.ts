@@ -236,8 +236,7 @@ describe('import rules', () => {
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
       if (/\bprocess\s*\./.test(f.code)) bad.push(`${f.path} uses process`);
       if (/\bconsole\s*\./.test(f.code)) bad.push(`${f.path} uses console`);
-      for (const spec of f.runtime)
-        if (pkg(spec) === 'undici') bad.push(`${f.path} imports ${spec}`);
+      for (const spec of f.runtime) if (pkg(spec) === 'undici') bad.push(`${f.path} imports ${spec}`);
     }
     expect(bad).toEqual([]);
   });

@@ -1,13 +1,16 @@
 // The hub JWT kept between runs: each runCli call is a new "process" (a new context), the config
 // directory is what survives; the emulator's request log counts the exchanges.
 import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cacheBaseUrl, jwtIsFor } from '../../src/auth/jwt-cache.js';
 import { type Harness, resetHarness, startHarness } from '../commands/harness.js';
 import { startHubEmulator } from '../support/hub-emulator.js';
+import { fakeJwt } from './jwt-fixture.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -323,3 +326,79 @@ async function startPathRouter(routes: Record<string, string>): Promise<string> 
   await new Promise<void>((resolve) => routerServer!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(routerServer!.address() as AddressInfo).port}`;
 }
+
+describe('jwtIsFor and cacheBaseUrl', () => {
+  it.each([
+    [{ sub: 'alice' }, 'alice', true],
+    [{ sub: 'Alice' }, 'alice', true],
+    [{ sub: 'uuid-1', username: 'alice' }, 'alice', true],
+    [{ sub: 'uuid-1', 'https://hub.docker.com': { username: 'alice' } }, 'alice', true],
+    [{ sub: 'bob' }, 'alice', false],
+    [{ sub: 'bob', username: 'bob' }, 'alice', false],
+    [{}, 'alice', false],
+    [{ sub: ['alice'] }, 'alice', false],
+  ])('%j names %s: %s', (claims, account, yes) => {
+    expect(jwtIsFor(fakeJwt(claims), account)).toBe(yes);
+  });
+
+  it('a token that is no JWT names nobody', () => {
+    expect(jwtIsFor('opaque-token', 'alice')).toBe(false);
+  });
+
+  it.each([
+    ['https://hub.example.com', 'https://hub.example.com'],
+    ['https://HUB.example.com:443/', 'https://hub.example.com'],
+    ['http://h:8080/a/', 'http://h:8080/a'],
+    ['http://h:8080/b', 'http://h:8080/b'],
+  ])('%s is filed as %s', (url, filed) => {
+    expect(cacheBaseUrl(url)).toBe(filed);
+  });
+});
+
+describe('a secret kept by a credential helper', () => {
+  it('is asked once a run; a secret changed in the helper is a fresh exchange, never the old JWT', async () => {
+    // docker-credential-counting: answers the secret in secret.txt and counts its `get`s.
+    const bin = mkdtempSync(join(tmpdir(), 'hubctl-counting-'));
+    const secretFile = join(bin, 'secret.txt');
+    const log = join(bin, 'gets.log');
+    writeFileSync(secretFile, 'alice-password');
+    writeFileSync(
+      join(bin, 'docker-credential-counting'),
+      `#!/bin/sh\n[ "$1" = get ] || exit 1\nread url\necho get >> '${log}'\nprintf '{"ServerURL":"%s","Username":"alice","Secret":"%s"}' "$url" "$(cat '${secretFile}')"\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(h.dir, 'credentials.json'),
+      JSON.stringify({
+        hub: {
+          default: {
+            username: 'alice',
+            helper: 'counting',
+            serverUrl: 'https://x/hubctl',
+            origin: h.hub.url,
+          },
+        },
+        registries: {},
+      }),
+      { mode: 0o600 },
+    );
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const gets = () => readFileSync(log, 'utf8').trim().split('\n').length;
+    expect((await h.run(['token', 'list'], { env })).code).toBe(0);
+    expect((await h.run(['token', 'list'], { env })).code).toBe(0);
+    expect(exchanges()).toBe(1);
+    expect(gets()).toBe(2);
+    // Another secret in the helper (a PAT this time): the cached JWT is not found, one exchange.
+    const pat = h.hub.createPat('alice', { label: 'helper' });
+    writeFileSync(secretFile, pat);
+    const r = await h.run(['auth', 'status', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).jwtFromCache).toBe(false);
+    expect(exchanges()).toBe(2);
+    expect(gets()).toBe(3);
+    // A wrong secret in the helper: exit 4 after one exchange.
+    writeFileSync(secretFile, 'wrong');
+    expect((await h.run(['token', 'list'], { env })).code).toBe(4);
+    expect(exchanges()).toBe(3);
+  });
+});

@@ -200,8 +200,8 @@ describe('scope.teams names in files', () => {
     expect(diff.code).toBe(10);
     // A change of teams widens first (both), then narrows: no member loses the policy in between.
     expect(diff.stdout).toContain(
-      '~ policy "build": scope teams "developers" → teams "developers", "ops"\n' +
-        '~ policy "build": scope teams "developers", "ops" → teams "ops"\n',
+      '~ policy "build": scope teams "developers" → teams "developers", "ops" [PATCH]\n' +
+        '~ policy "build": scope teams "developers", "ops" → teams "ops" [PATCH]\n',
     );
   });
 

@@ -62,6 +62,14 @@ describe('an address with userinfo is refused, its password never printed', () =
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }));
     const stored = await runCli(['token', 'list'], { env: { ...env, HUBCTL_CONFIG_DIR: dir } });
     expectRefused(stored, 'base-url of profile "default"');
+    // `config` still shows it (without the password) and removes it.
+    const get = await runCli(['config', 'get', 'base-url'], { env: { HUBCTL_CONFIG_DIR: dir } });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout + get.stderr).not.toContain(SECRET);
+    expect(get.stdout).toContain('***@');
+    const unset = await runCli(['config', 'unset', 'base-url'], { env: { HUBCTL_CONFIG_DIR: dir } });
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.stdout + unset.stderr).not.toContain(SECRET);
   });
 
   it('the engine address (--engine-host, DOCKER_HOST)', async () => {

@@ -31,7 +31,7 @@ export function engineAddress(
     throw new UsageError(`the engine address "${shown}"${where} is not unix://PATH or tcp://HOST:PORT`);
   }
   const [, scheme, rest] = match as unknown as [string, string, string];
-  if (hasUserinfo(raw)) {
+  if (hasUserinfo(raw) && (scheme === 'unix' || scheme === 'tcp')) {
     throw new UsageError(`the engine address "${shown}"${where} carries a user name or password`, {
       hint: 'Give unix://PATH or tcp://HOST:PORT; the engine takes no credentials in its address.',
     });

@@ -64,10 +64,12 @@ function ruleBody(r: AuthoredRule): CreateRuleBody {
 
 function patchBody(s: Extract<Step, { op: 'change-rule' }>): UpdateRuleBody {
   const body: UpdateRuleBody = {};
+  if (s.fields.includes('name')) body.name = s.to.name;
   if (s.fields.includes('actions')) body.actions = s.to.actions;
   if (s.fields.includes('decision')) body.decision = s.to.decision as 'allow' | 'deny';
-  if (s.fields.includes('resources')) body.resources = s.to.resources ?? null;
-  if (s.fields.includes('http_resources')) body.http_resources = s.to.http_resources ?? null;
+  // the new form's list alone: the API refuses the other form's field, even as null
+  if (s.fields.includes('resources') && s.to.resources) body.resources = s.to.resources;
+  if (s.fields.includes('http_resources') && s.to.http_resources) body.http_resources = s.to.http_resources;
   return body;
 }
 

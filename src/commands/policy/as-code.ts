@@ -9,6 +9,7 @@ import { UsageError, ValidationError } from '../../errors.js';
 import {
   type AuthoredPolicy,
   authoredFromDoc,
+  checkAuthored,
   type LivePolicy,
   liveFromDoc,
   parsePolicyDocument,
@@ -61,6 +62,8 @@ export async function readAuthored(paths: readonly string[]): Promise<AuthoredPo
     }
     for (const doc of await parsePolicyDocument(text, f)) out.push(authoredFromDoc(doc));
   }
+  // the limits the files alone pass are invalid input, found before the first request
+  checkAuthored(out);
   return out;
 }
 

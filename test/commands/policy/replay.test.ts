@@ -225,7 +225,8 @@ describe('policy replay with files', () => {
       b,
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${bad}: rules[0].resources[0]`);
+    expect(r.stderr).toContain(bad);
+    expect(r.stderr).toContain('rules[0].resources[0]: invalid network resource "http://x"');
     expect((await runCli(['policy', 'replay', '-', '-', '-f', b])).code).toBe(2);
   });
 });
