@@ -5,6 +5,7 @@
 // else (and every error's line) through the `yaml` library's document API, loaded only then.
 // Pure: no IO.
 import { ValidationError } from '../errors.js';
+import { MCP_ACTIONS } from './cedar/mcp-schema.js';
 import { type Lines, LocatedJsonError, readLocatedJson } from './located-json.js';
 import { domainOfAction } from './model.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
@@ -13,14 +14,8 @@ import { DECLINED, readYamlSubset } from './yaml-subset.js';
 export type Outcome = 'allow' | 'deny' | 'undecided' | 'approval-required';
 export const OUTCOMES: readonly Outcome[] = ['allow', 'deny', 'undecided', 'approval-required'];
 
-/** The MCP actions (audit-and-mcp.md §3), as `policy eval` spells them. */
-export const MCP_ACTIONS: readonly string[] = [
-  'mcp:register',
-  'mcp:invokeTool',
-  'mcp:invokePrimordial',
-  'mcp:readResource',
-  'mcp:getPrompt',
-];
+/** The MCP actions (audit-and-mcp.md §3), as `policy eval` spells them: `mcp:` and the schema's. */
+const MCP_CASE_ACTIONS: readonly string[] = MCP_ACTIONS.map((a) => `mcp:${a}`);
 
 export type AttrValue = string | boolean | string[];
 
@@ -186,7 +181,7 @@ class CaseReader {
     if (v.name !== undefined) await this.text(v.name, [...path, 'name'], what, 'name');
     const { action, destination } = await this.request(v.request, [...path, 'request'], what);
     const mcp = action.startsWith('mcp:');
-    if (mcp ? !MCP_ACTIONS.includes(action) : domainOfAction(action) === undefined) {
+    if (mcp ? !MCP_CASE_ACTIONS.includes(action) : domainOfAction(action) === undefined) {
       const known = [
         'connect:tcp',
         'connect:udp',
@@ -201,7 +196,7 @@ class CaseReader {
         'request:options',
         'request:connect',
         'request:trace',
-        ...MCP_ACTIONS,
+        ...MCP_CASE_ACTIONS,
       ];
       await this.fail([...path, 'request'], what, `unknown action "${action}"${didYouMean(action, known)}`);
     }

@@ -8,6 +8,7 @@ export * from './authoring-schema.js';
 export * from './batch.js';
 export * from './case-file.js';
 export * from './case-run.js';
+export * from './cedar/index.js';
 export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';

@@ -225,8 +225,11 @@ describe('policy replay with files', () => {
       b,
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(bad);
-    expect(r.stderr).toContain('rules[0].resources[0]: invalid network resource "http://x"');
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: rules\\[0\\]\\.resources\\[0\\]: invalid network resource`,
+      ),
+    );
     expect((await runCli(['policy', 'replay', '-', '-', '-f', b])).code).toBe(2);
   });
 });
@@ -283,76 +286,5 @@ describe('policy replay, live baseline', () => {
       }),
     ]);
     expect(h.calls()[0]).toBe('GET /p');
-  });
-});
-
-describe('policy replay of what audit export wrote', () => {
-  it('replays the network and HTTP events of an export from the audit API, and counts the others by reason', async () => {
-    const { auditFixture, startAuditEmulator } = await import('../../support/audit-emulator.js');
-    const anchor = Date.parse('2026-11-20T12:00:00.000Z');
-    const fx = auditFixture(anchor, 120, 20, 3);
-    const emu = await startAuditEmulator({
-      events: { acme: fx.events },
-      now: () => anchor,
-      perMinute: 100_000,
-      perHour: 1_000_000,
-    });
-    try {
-      const file = join(mkdtempSync(join(tmpdir(), 'hubctl-replay-')), 'events.ndjson');
-      const from = new Date(anchor - 25 * 86_400_000).toISOString();
-      const exported = await runCli(
-        ['audit', 'export', '--from', from, '--to', new Date(anchor).toISOString(), '-o', file],
-        {
-          env: {
-            HUBCTL_AUDIT_TOKEN: 'hub_oat_acme-audit-0001',
-            HUBCTL_ORG: 'acme',
-            HUBCTL_AUDIT_URL: emu.url,
-            HUBCTL_AUDIT_MAX_RPM: '6000',
-          },
-          clock: { now: () => anchor, sleep: async () => undefined },
-        },
-      );
-      expect(exported.code).toBe(0);
-      const b = temp('b.yaml', BASE);
-      const r = await runCli([
-        'policy',
-        'replay',
-        file,
-        '-f',
-        temp('c.yaml', CAND),
-        '--baseline-file',
-        b,
-        '--json',
-      ]);
-      expect([0, 10]).toContain(r.code);
-      const out = JSON.parse(r.stdout);
-      const inRange = fx.events.filter(
-        (e) => Date.parse(e.created_at) >= Date.parse(from) && Date.parse(e.created_at) <= anchor,
-      );
-      const count = (t: string) => inRange.filter((e) => e.action_type === t).length;
-      expect(out.read).toBe(inRange.length);
-      // a network event whose resource is a path, or holds an escape sequence, is no destination
-      const refused = inRange.filter(
-        (e) =>
-          e.action_type === 'network_egress' &&
-          /^\/|\u001b/.test(String((e.payload as { resource_id: string }).resource_id)),
-      ).length;
-      expect(refused).toBeGreaterThan(0);
-      expect(out.replayed).toBe(count('network_egress') - refused + count('http_request'));
-      expect(out.skipped).toEqual(
-        Object.fromEntries(
-          [
-            ['filesystem event (payload fields not documented)', count('filesystem_mount')],
-            ['MCP event (payload fields not documented)', count('tool_invocation')],
-            ['management record', count('session')],
-            ['request the evaluator refuses', refused],
-          ]
-            .filter(([, n]) => (n as number) > 0)
-            .sort((a, b) => (b[1] as number) - (a[1] as number)),
-        ),
-      );
-    } finally {
-      await emu.close();
-    }
   });
 });
