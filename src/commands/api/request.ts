@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { nextPage, pageItems, registryScope, resolvePath, type Service } from '../../api/raw.js';
 import type { Context } from '../../context.js';
-import { AuthError, UnexpectedAnswerError, UsageError } from '../../errors.js';
+import { UnexpectedAnswerError, UsageError } from '../../errors.js';
 import { MAX_JSON_BYTES } from '../../http/body.js';
 import type { HttpResponse, Method } from '../../http/client.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
@@ -110,18 +110,14 @@ async function service(ctx: Context, s: Service): Promise<{ base: string; send: 
       };
     }
     case 'audit': {
-      // The audit API takes the organization access token itself, as a bearer (no JWT exchange).
-      const base =
-        (settings as { auditUrl?: string }).auditUrl ?? (ctx.env.HUBCTL_AUDIT_URL || DEFAULT_AUDIT_URL);
+      // The audit API takes an organization access token itself, as a bearer (no JWT exchange); the
+      // same address and credential as `hubctl audit`, so no other secret ever goes there.
+      const { auditCredential, auditUrl } = await import('../audit/shared.js');
+      const base = await auditUrl(ctx, undefined);
       return {
         base,
         send: async (req) => {
-          const cred = await (await ctx.credentials()).hub();
-          if (!cred) {
-            throw new AuthError('you are not logged in', {
-              hint: 'Run `hubctl auth login` with an organization access token, or set HUBCTL_USERNAME and HUBCTL_TOKEN.',
-            });
-          }
+          const cred = await auditCredential(ctx, base);
           return (await ctx.http()).request({
             ...req,
             credential: { origin: new URL(base).origin, authorization: `Bearer ${cred.secret}` },

@@ -106,6 +106,29 @@ export function statusLine(ctx: Context): StatusLine {
   };
 }
 
+/**
+ * The organization access token for the audit API at `baseUrl` (HUBCTL_AUDIT_TOKEN, the profile's
+ * stored audit token for that origin, or the hub chain's secret when it is an OAT); anything that is
+ * not an OAT is refused before a request. `hubctl api --service audit` uses it too.
+ */
+export async function auditCredential(
+  ctx: Context,
+  baseUrl: string,
+  resolve?: typeof import('../../auth/audit-credential.js').resolveAuditCredential,
+): Promise<import('../../auth/audit-credential.js').AuditCredential> {
+  const resolveCredential =
+    resolve ?? (await import('../../auth/audit-credential.js')).resolveAuditCredential;
+  const settings = await ctx.settings();
+  return resolveCredential({
+    env: ctx.env,
+    stored: async () => {
+      const { openConfigReader } = await import('../../config/read.js');
+      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, new URL(baseUrl).origin);
+    },
+    hub: async () => (await ctx.credentials()).hub(),
+  });
+}
+
 /** The audit client for the organization, paced, with its credential bound to the audit origin. */
 export async function openAuditClient(
   ctx: Context,
@@ -123,15 +146,7 @@ export async function openAuditClient(
     import('../../auth/audit-credential.js'),
   ]);
   const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
-  const settings = await ctx.settings();
-  const credential = await resolveAuditCredential({
-    env: ctx.env,
-    stored: async () => {
-      const { openConfigReader } = await import('../../config/read.js');
-      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, new URL(baseUrl).origin);
-    },
-    hub: async () => (await ctx.credentials()).hub(),
-  });
+  const credential = await auditCredential(ctx, baseUrl, resolveAuditCredential);
   const pacer = new Pacer(ctx.clock, pace, (ms) => {
     opts.status.notice(
       `pacing: this run keeps to ${pace.perMinute} audit requests a minute (the organization shares 100): waiting ${formatWait(ms)}`,
