@@ -231,19 +231,29 @@ describe('hubctl api --service governance', () => {
 });
 
 describe('hubctl api --service audit', () => {
-  it('sends the stored access token itself as the bearer, to the audit base only', async () => {
+  it('sends the organization access token itself as the bearer, to the audit base only', async () => {
+    const n = hub.requests.length;
+    const r = await hubctl(['api', '--service', 'audit', '/v1/audit-logs/acme'], undefined, {
+      HUBCTL_AUDIT_URL: hub.url,
+      HUBCTL_AUDIT_TOKEN: 'hub_oat_acme-api-0001',
+    });
+    // The hub emulator has no audit API: a 404, exit 5, after a request that carried the raw token.
+    expect(r.code).toBe(5);
+    const sent = since(n).find((q) => q.path === '/v1/audit-logs/acme')!;
+    expect(sent.headers.authorization).toBe('Bearer hub_oat_acme-api-0001');
+    // No JWT exchange for the audit API.
+    expect(since(n).some((q) => q.path === '/v2/auth/token')).toBe(false);
+  });
+
+  it('refuses a password or a personal token for the audit API, before sending (exit 4)', async () => {
     const n = hub.requests.length;
     const r = await hubctl(['api', '--service', 'audit', '/v1/audit-logs/acme'], undefined, {
       HUBCTL_AUDIT_URL: hub.url,
       HUBCTL_USERNAME: 'alice',
       HUBCTL_TOKEN: 'alice-password',
     });
-    // The emulator has no audit API: a 404, exit 5, after a request that carried the raw secret.
-    expect(r.code).toBe(5);
-    const sent = since(n).find((q) => q.path === '/v1/audit-logs/acme')!;
-    expect(sent.headers.authorization).toBe('Bearer alice-password');
-    // No JWT exchange for the audit API.
-    expect(since(n).some((q) => q.path === '/v2/auth/token')).toBe(false);
+    expect(r.code).toBe(4);
+    expect(since(n).some((q) => q.path === '/v1/audit-logs/acme')).toBe(false);
   });
 });
 

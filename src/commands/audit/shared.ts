@@ -106,6 +106,23 @@ export function statusLine(ctx: Context): StatusLine {
   };
 }
 
+/** The audit API's credential for `baseUrl`: HUBCTL_AUDIT_TOKEN, the stored audit token, or the hub's (an OAT). */
+export async function auditCredential(
+  ctx: Context,
+  baseUrl: string,
+): Promise<{ secret: string; source: string }> {
+  const { resolveAuditCredential } = await import('../../auth/audit-credential.js');
+  const settings = await ctx.settings();
+  return resolveAuditCredential({
+    env: ctx.env,
+    stored: async () => {
+      const { openConfigReader } = await import('../../config/read.js');
+      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, new URL(baseUrl).origin);
+    },
+    hub: async () => (await ctx.credentials()).hub(),
+  });
+}
+
 /** The audit client for the organization, paced, with its credential bound to the audit origin. */
 export async function openAuditClient(
   ctx: Context,
