@@ -23,8 +23,6 @@ export interface ApiOptions {
   include: boolean;
 }
 
-/** The audit API's default base (another base: HUBCTL_AUDIT_URL or the profile's audit-url). */
-export const DEFAULT_AUDIT_URL = 'https://api.docker.com';
 /** --input bodies, like answers, are read into memory with a cap. */
 export const MAX_INPUT_BYTES = MAX_JSON_BYTES;
 /** --paginate reads at most this many pages and items. */
@@ -110,9 +108,9 @@ async function service(ctx: Context, s: Service): Promise<{ base: string; send: 
       };
     }
     case 'audit': {
-      // The audit API takes an organization access token itself, as a bearer (no JWT exchange); the
-      // same address and credential as `hubctl audit`, so no other secret ever goes there.
-      const { auditCredential, auditUrl } = await import('../audit/shared.js');
+      // The audit API takes the organization access token itself as its bearer (no JWT exchange):
+      // its base and its credential are found as `hubctl audit` finds them.
+      const { auditUrl, auditCredential } = await import('../audit/shared.js');
       const base = await auditUrl(ctx, undefined);
       return {
         base,

@@ -106,20 +106,14 @@ export function statusLine(ctx: Context): StatusLine {
   };
 }
 
-/**
- * The organization access token for the audit API at `baseUrl` (HUBCTL_AUDIT_TOKEN, the profile's
- * stored audit token for that origin, or the hub chain's secret when it is an OAT); anything that is
- * not an OAT is refused before a request. `hubctl api --service audit` uses it too.
- */
+/** The audit API's credential for `baseUrl`: HUBCTL_AUDIT_TOKEN, the stored audit token, or the hub's (an OAT). */
 export async function auditCredential(
   ctx: Context,
   baseUrl: string,
-  resolve?: typeof import('../../auth/audit-credential.js').resolveAuditCredential,
-): Promise<import('../../auth/audit-credential.js').AuditCredential> {
-  const resolveCredential =
-    resolve ?? (await import('../../auth/audit-credential.js')).resolveAuditCredential;
+): Promise<{ secret: string; source: string }> {
+  const { resolveAuditCredential } = await import('../../auth/audit-credential.js');
   const settings = await ctx.settings();
-  return resolveCredential({
+  return resolveAuditCredential({
     env: ctx.env,
     stored: async () => {
       const { openConfigReader } = await import('../../config/read.js');
@@ -136,17 +130,12 @@ export async function openAuditClient(
 ): Promise<AuditClient> {
   const baseUrl = await auditUrl(ctx, opts.auditUrl);
   const org = await ctx.org();
-  const [
-    { createAuditClient, formatWait },
-    { Pacer, DEFAULT_PACE, paceFromEnv },
-    { resolveAuditCredential },
-  ] = await Promise.all([
+  const [{ createAuditClient, formatWait }, { Pacer, DEFAULT_PACE, paceFromEnv }] = await Promise.all([
     import('../../api/audit.js'),
     import('../../audit/pacer.js'),
-    import('../../auth/audit-credential.js'),
   ]);
   const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
-  const credential = await auditCredential(ctx, baseUrl, resolveAuditCredential);
+  const credential = await auditCredential(ctx, baseUrl);
   const pacer = new Pacer(ctx.clock, pace, (ms) => {
     opts.status.notice(
       `pacing: this run keeps to ${pace.perMinute} audit requests a minute (the organization shares 100): waiting ${formatWait(ms)}`,
