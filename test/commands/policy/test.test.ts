@@ -164,15 +164,50 @@ describe('policy test with files', () => {
     });
   });
 
-  it('routes MCP cases to the Cedar engine, which this build does not have (exit 2, said plainly)', async () => {
+  it('decides MCP cases with the Cedar engine: allow, deny, approval-required, with attrs and args', async () => {
     const c = temp(
       'm.yaml',
-      'cases:\n  - {request: "mcp:invokeTool notion/search", expect: allow, attrs: {readOnly: true}}\n  - {request: "connect:tcp github.com", expect: allow}\n',
+      [
+        'cases:',
+        '  - {name: notion, request: "mcp:invokeTool notion/search", expect: allow}',
+        '  - {name: read-only anywhere, request: "mcp:invokeTool gh/list", attrs: {readOnly: true}, expect: allow}',
+        '  - {name: writer elsewhere, request: "mcp:invokeTool gh/push", expect: deny}',
+        '  - {name: small refund, request: "mcp:invokeTool stripe/refund", args: {amount: 50}, expect: approval-required}',
+        '  - {name: big refund, request: "mcp:invokeTool stripe/refund", args: {amount: 500}, expect: deny}',
+        '  - {name: wrong, request: "mcp:invokeTool stripe/refund", args: {amount: 500}, expect: approval-required}',
+        '  - {name: network, request: "connect:tcp github.com", expect: allow}',
+        '',
+      ].join('\n'),
     );
-    const r = await runCli(['policy', 'test', c, '-f', temp('p.yaml', POLICY)]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toContain('could not be decided: MCP cases need the Cedar engine');
-    expect(r.stdout).toContain('✓ connect:tcp github.com');
+    const r = await runCli([
+      'policy',
+      'test',
+      c,
+      '-f',
+      'examples/mcp.cedar',
+      '-f',
+      temp('p.yaml', POLICY),
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out.map((x: { got: string }) => x.got)).toEqual([
+      'allow',
+      'allow',
+      'deny',
+      'approval-required',
+      'deny',
+      'deny',
+      'allow',
+    ]);
+    expect(r.code).toBe(1);
+    const bad = temp(
+      'b.yaml',
+      'cases:\n  - {request: "mcp:invokeTool gh/x", attrs: {nosuch: true}, expect: deny}\n',
+    );
+    const u = await runCli(['policy', 'test', bad, '-f', 'examples/mcp.cedar']);
+    expect(u.code).toBe(2);
+    expect(u.stdout).toContain('could not be decided');
   });
 
   it('refuses a bad --format and --fail-under', async () => {
