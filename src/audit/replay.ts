@@ -6,7 +6,7 @@
 // fixed reason and never guessed: management and execution records, MCP and filesystem events
 // (their payload fields are not documented), and events missing what a request needs.
 import { ValidationError } from '../errors.js';
-import { type CompiledPolicySet, type EvalResult, evaluate } from '../policy/index.js';
+import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
 import { type AuditRecord, readAuditRecord } from './record.js';
 
 export const SKIP = {
@@ -87,6 +87,8 @@ export interface RuleRef {
 
 /** Distinct names kept per group; past it the group says so (`users_capped`). */
 export const MAX_NAMES = 1000;
+/** Names held by every group together (a bound on memory whatever the input's size). */
+export const MAX_HELD = 2_000_000;
 /** Groups kept (changes and drift each); events of further groups are counted, not grouped. */
 export const MAX_GROUPS = 100_000;
 /** Decisions cached (action, destination) → both results; the cache is emptied when full. */
@@ -98,6 +100,8 @@ const MAX_CACHE = 200_000;
  */
 class Names {
   private readonly pool = new Map<string, string>();
+  /** Names held by all groups together: past MAX_HELD, groups count events but add no name. */
+  held = 0;
   keep(name: string): string {
     let kept = this.pool.get(name);
     if (kept === undefined) {
@@ -129,12 +133,16 @@ class Group {
   add(r: AuditRecord, names: Names): void {
     this.count++;
     if (r.user !== undefined && !this.users.has(r.user)) {
-      if (this.users.size < MAX_NAMES) this.users.add(names.keep(r.user));
-      else this.usersCapped = true;
+      if (this.users.size < MAX_NAMES && names.held < MAX_HELD) {
+        this.users.add(names.keep(r.user));
+        names.held++;
+      } else this.usersCapped = true;
     }
     if (r.agent !== undefined && !this.agents.has(r.agent)) {
-      if (this.agents.size < MAX_NAMES) this.agents.add(names.keep(r.agent));
-      else this.agentsCapped = true;
+      if (this.agents.size < MAX_NAMES && names.held < MAX_HELD) {
+        this.agents.add(names.keep(r.agent));
+        names.held++;
+      } else this.agentsCapped = true;
     }
     const t = r.timeMs;
     if (t < this.firstMs) {
@@ -223,10 +231,14 @@ export class Replayer {
   private ungroupedDrift = 0;
   private firstBad: { input: string; line: number } | undefined;
 
-  constructor(
-    private readonly baseline: CompiledPolicySet,
-    private readonly candidate: CompiledPolicySet,
-  ) {}
+  /** An evaluator of each set: its own scratch space, so the two never share one. */
+  private readonly before: Evaluator;
+  private readonly after: Evaluator;
+
+  constructor(baseline: CompiledPolicySet, candidate: CompiledPolicySet) {
+    this.before = new Evaluator(baseline);
+    this.after = new Evaluator(candidate);
+  }
 
   skip(reason: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
@@ -319,8 +331,8 @@ export class Replayer {
   private decide(req: ReplayRequest): Entry | string {
     try {
       // evaluate's MIXED results are made anew each time: both are kept as they are
-      const before = evaluate(this.baseline, req.action, req.destination);
-      const after = evaluate(this.candidate, req.action, req.destination);
+      const before = this.before.evaluate(req.action, req.destination);
+      const after = this.after.evaluate(req.action, req.destination);
       const key = `${req.action} ${req.destination}`;
       return {
         before,

@@ -27,6 +27,8 @@ export const NOT_NETWORK = 'not a network_egress event (HTTP rules are not sugge
 export const BAD_DESTINATION = 'destination not valid';
 
 const MAX_USERS = 1000;
+/** User names held by all destinations together (a bound on memory whatever the input's size). */
+const MAX_HELD = 2_000_000;
 /** Distinct destinations kept; the events of further ones are counted as not proposed. */
 export const MAX_DESTINATIONS = 100_000;
 const TOO_MANY = 'past the first 100,000 destinations';
@@ -124,6 +126,8 @@ export class Suggester {
   private readonly skippedBy = new Map<string, number>();
   private readonly excludedBy = new Map<string, number>();
   private denials = 0;
+  /** User names held by every destination together. */
+  private held = 0;
   private firstMs = Number.POSITIVE_INFINITY;
   private lastMs = Number.NEGATIVE_INFINITY;
   private first: string | null = null;
@@ -198,7 +202,15 @@ export class Suggester {
       this.seen.set(key, s);
     }
     s.count++;
-    if (rec.user !== undefined && s.users.size < MAX_USERS) s.users.add(rec.user);
+    if (
+      rec.user !== undefined &&
+      s.users.size < MAX_USERS &&
+      this.held < MAX_HELD &&
+      !s.users.has(rec.user)
+    ) {
+      s.users.add(rec.user);
+      this.held++;
+    }
   }
 
   suggest(minCount = 1): Suggestion {

@@ -3,9 +3,8 @@
 // read whose body is cut is asked again too), bodies read with a cap, failures turned into typed
 // errors with secrets redacted, and a --debug trace. With dispatcher.ts, the only importer of undici.
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import undiciRequest from 'undici/lib/api/api-request.js';
 import type { Clock } from '../clock.js';
 import { HubctlError, NetworkError, UnexpectedAnswerError } from '../errors.js';
 import { BodyTooLargeError, MAX_ERROR_BYTES, MAX_JSON_BYTES, readCapped } from './body.js';
@@ -160,8 +159,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (plan.opts.json !== undefined) options.debug(`> ${JSON.stringify(redactJson(plan.opts.json))}`);
     }
     const route = pick(url);
-    const res = await undiciRequest
-      .call(route.dispatcher, {
+    const res = await route.dispatcher
+      .request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: plan.method,
@@ -261,6 +260,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
     };
     const text = async (limit = MAX_JSON_BYTES) => (await readAll(limit)).toString('utf8');
+    let plain: Readable | undefined;
 
     return {
       status: current.status,
@@ -268,7 +268,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       url: current.url.toString(),
       // A stream handed out (a blob) fails with the same plain sentence as any read.
       get body() {
-        return withPlainErrors(current.body, (err) => failure(plan, current.url, err, true, 0));
+        plain ??= withPlainErrors(current.body, (err) => failure(plan, current.url, err, true, 0));
+        return plain;
       },
       text,
       bytes: readAll,
@@ -359,24 +360,30 @@ function failure(plan: Plan, url: URL, err: unknown, reading: boolean, attempts:
   );
 }
 
-type BodyStream = Answer['body'] & {
-  _destroy(err: Error | null, cb: (err?: Error | null) => void): void;
-  [MAPPED]?: true;
-};
-const MAPPED = Symbol('plain errors');
-
-/** A body whose network failures are emitted as NetworkErrors (their cause kept), once per stream. */
-function withPlainErrors(body: Answer['body'], toPlain: (err: unknown) => Error): Answer['body'] {
-  const stream = body as BodyStream;
-  if (stream[MAPPED]) return body;
-  stream[MAPPED] = true;
-  const original = stream._destroy;
-  stream._destroy = function (this: BodyStream, err, cb) {
-    original.call(this, err, (e) =>
-      cb(e && errorCode(e) && READ_RETRY_CODES.has(errorCode(e) as string) ? toPlain(e) : e),
-    );
-  };
-  return body;
+/**
+ * The body as a stream of its own whose network failures are NetworkErrors (their cause kept), in
+ * the same plain sentence as any read: a Readable over the body's public events, with backpressure
+ * (pause when full, resume when read). Destroying it destroys the body, which ends the request.
+ */
+function withPlainErrors(body: Answer['body'], toPlain: (err: unknown) => Error): Readable {
+  const out = new Readable({
+    read() {
+      body.resume();
+    },
+    destroy(err, cb) {
+      body.destroy();
+      cb(err);
+    },
+  });
+  body.on('data', (chunk: Buffer) => {
+    if (!out.push(chunk)) body.pause();
+  });
+  body.once('end', () => out.push(null));
+  body.once('error', (err) => {
+    const code = errorCode(err);
+    out.destroy(code && READ_RETRY_CODES.has(code) ? toPlain(err) : err);
+  });
+  return out;
 }
 
 /** An error body, for its message only: the first MAX_ERROR_BYTES, never more. */

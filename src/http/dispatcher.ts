@@ -1,18 +1,12 @@
 // The connections: one direct agent, and one agent per proxy in use (HTTPS through CONNECT), each
-// with the CA of --ca-file. undici's index also loads fetch, WebSocket, caches and mocks (~60 ms of
-// every network command's start-up on a 2-core machine): only the modules used are loaded, by path
-// (types in undici-parts.d.ts).
+// with the CA of --ca-file. Only undici's public API is used: its index (fetch, WebSocket, caches and
+// mocks too) loads once per network command, in the chunk of the commands that reach a network.
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
-import type { Dispatcher } from 'undici';
-import type apiConnectFn from 'undici/lib/api/api-connect.js';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import type PoolClass from 'undici/lib/dispatcher/pool.js';
-import type ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
+import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
 import { type ProxySettings, proxyFor, readProxySettings } from './proxy.js';
 
@@ -63,17 +57,13 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
     let agent = viaProxy.get(proxy.href);
     if (!agent) {
       keepParserOnBaseline();
-      const { ProxyAgent, Pool, apiConnect } = proxyModules();
       const ca = tlsOptions();
       agent = new ProxyAgent({
         uri: proxy.href,
         ...(ca ? { requestTls: ca, proxyTls: ca } : {}),
-        // ProxyAgent opens its tunnels with Dispatcher#connect, which undici's index adds to every
-        // dispatcher's prototype; loaded by path, the pool to the proxy gets it here instead.
-        clientFactory: (origin: URL, opts: NonNullable<ConstructorParameters<typeof PoolClass>[1]>) =>
-          Object.assign(new Pool(origin, { ...opts, connect: withoutIpServerName(opts.connect) }), {
-            connect: apiConnect,
-          }) as unknown as Dispatcher,
+        // The pool to the proxy, with a connector that names no IP address as the TLS server.
+        clientFactory: (origin: URL, opts: NonNullable<ConstructorParameters<typeof Pool>[1]>) =>
+          new Pool(origin, { ...opts, connect: withoutIpServerName(opts.connect) }),
       });
       viaProxy.set(proxy.href, agent);
     }
@@ -97,16 +87,6 @@ function withoutIpServerName<T>(connect: T): T {
       callback,
     );
   return wrapped as T;
-}
-
-/** Loaded only when a proxy is in use: most runs never pay for them. */
-function proxyModules() {
-  const require = createRequire(import.meta.url);
-  return {
-    ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js') as typeof ProxyAgentClass,
-    Pool: require('undici/lib/dispatcher/pool.js') as typeof PoolClass,
-    apiConnect: require('undici/lib/api/api-connect.js') as typeof apiConnectFn,
-  };
 }
 
 /** An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too. */

@@ -3,8 +3,7 @@
 // passes the dispatcher made here to createHttpClient, so engine calls share its redaction,
 // --debug trace and typed errors. No proxy: an engine address is local or named on purpose.
 import { readFileSync } from 'node:fs';
-import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
+import { Agent, type Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
 
 export interface EngineTls {

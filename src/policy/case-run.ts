@@ -4,9 +4,9 @@
 // evaluator the caller gives. Pure: no IO.
 import { HubctlError } from '../errors.js';
 import type { Outcome, TestCase } from './case-file.js';
-import { type CompiledPolicySet, compilePolicies } from './compile.js';
+import { compilePolicies } from './compile.js';
 import { applicablePolicies, type PolicyDoc } from './document.js';
-import { assertDecidable, decide, evaluatorOf, mixedResult } from './engine.js';
+import { assertDecidable, decide, Evaluator, mixedResult } from './engine.js';
 import type { MatchedRule } from './types.js';
 
 export interface CaseResult {
@@ -72,8 +72,9 @@ export function runCases(
       if (!hits.has(k)) hits.set(k, { policy: p.name, rule: r.name, hits: 0 });
     }
   }
-  const sets = new Map<string, CompiledPolicySet>();
-  const setFor = (team: string | undefined): CompiledPolicySet => {
+  // one compiled index and its evaluator per team asked about
+  const sets = new Map<string, Evaluator>();
+  const setFor = (team: string | undefined): Evaluator => {
     const k = team ?? '';
     let set = sets.get(k);
     if (set === undefined) {
@@ -83,7 +84,7 @@ export function runCases(
           : opts.baseTeams === null
             ? allowlists
             : applicablePolicies(allowlists, opts.baseTeams);
-      set = compilePolicies(chosen, { home: opts.home });
+      set = new Evaluator(compilePolicies(chosen, { home: opts.home }));
       sets.set(k, set);
     }
     return set;
@@ -106,9 +107,9 @@ export function runCases(
           reason: a.reason,
         };
       } else {
-        const set = setFor(c.team);
+        const ev = setFor(c.team);
+        const set = ev.index;
         if (set.notEvaluated.length > 0) assertDecidable(set);
-        const ev = evaluatorOf(set);
         const code = decide(ev, c.action, c.destination);
         seen.clear();
         const h = ev.hits;

@@ -2,7 +2,10 @@
 // or the authoring form `{name, scope?, rules: [...]}` / `{name, scope?, cedar_v1: {text, schema_url}}`,
 // or a list of either. HTTP rules (`request:*` actions with `http_resources`) and Cedar policies are
 // checked and carried. Rules and policies that hubctl cannot evaluate (`cedar_v1`, unknown actions)
-// are kept and marked, never dropped and never matched. Pure: no IO (`yaml` is loaded only when a YAML file is parsed).
+// are kept and marked, never dropped and never matched. Files are read strictly (unknown, duplicate
+// and empty keys, YAML tags and aliases refused with the file, the line and a "did you mean"); a
+// policy fetched from the server is read as it comes. Pure: no IO (`yaml` is loaded only when a
+// YAML file leaves the subset the small reader handles).
 import { HubctlError, ValidationError } from '../errors.js';
 import { checkAuthoredKeys } from './authoring-keys.js';
 import { JsonProblem, readJsonStrict } from './json-strict.js';

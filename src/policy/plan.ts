@@ -5,8 +5,8 @@
 // allows removed or shrunk); scopes change; opening writes follow (allows added and changed), then
 // denies are removed, shrunk or turned into allows; deletes come last. Each step is one write, and
 // a rule keeps its id wherever a PATCH can make its change safely: a rename, a scope change (the
-// policy's allows stay in it, unless another policy's denies reach the same new members in the
-// same phase), a deny that only grows or only shrinks, an allow whose old version would reach no
+// policy's allows stay in it, unless another policy's denies reach or leave members in the same
+// phase), a deny that only grows or only shrinks, an allow whose old version would reach no
 // one new. Otherwise the new version is added as a new rule and the old one removed. Pure: no IO.
 import { ConflictError, ValidationError } from '../errors.js';
 import type { AuthoredPolicy, AuthoredRule, LivePolicy } from './authored.js';
@@ -181,6 +181,8 @@ interface RuleContext {
   loses: boolean;
   /** Another policy holding a deny gains members: its denies reach them only in phase 3. */
   otherDenyGains: boolean;
+  /** Another policy holding a deny loses members in phase 4: what it blocked for them opens. */
+  otherDenyLoses: boolean;
   /** Some policy holding a deny loses members in phase 4: what it blocked for them opens. */
   denyLoses: boolean;
 }
@@ -255,8 +257,10 @@ function planRules(c: RuleContext, steps: Step[]): void {
   for (const i of extra) remove(i, 'duplicate');
   for (const r of fresh) if (!renamed.has(r)) add(r);
   // While the policy widens in phase 3, its allows reach new members; if another policy's denies
-  // reach them in that same phase, in some order they would arrive first: the allows step out.
-  const allowsStepOut = c.gains && c.otherDenyGains;
+  // reach them in that same phase, in some order the allows arrive first. While it narrows in
+  // phase 4, its allows leave members; if another policy's denies leave them in that same phase, in
+  // some order the denies go first. Either way, its allows step out before and come back after.
+  const allowsStepOut = (c.gains && c.otherDenyGains) || (c.loses && c.otherDenyLoses);
   for (const [i, to] of pairs) {
     const from = haveRules[i]!;
     const fields = ruleDifferences(from, to);
@@ -369,7 +373,8 @@ export function planChanges(
     moves.set(w.name, { gains: !covers(h.scope, w.scope), loses: !covers(w.scope, h.scope) });
   }
   const denyGainers = [...moves].filter(([name, m]) => m.gains && holdsDeny(name)).map(([name]) => name);
-  const denyLoses = [...moves].some(([name, m]) => m.loses && holdsDeny(name));
+  const denyLosers = [...moves].filter(([name, m]) => m.loses && holdsDeny(name)).map(([name]) => name);
+  const denyLoses = denyLosers.length > 0;
   for (const want of authored) {
     const have = liveByName.get(want.name);
     if (have) checkAgainstLive(want, have);
@@ -402,6 +407,7 @@ export function planChanges(
           gains: m?.gains ?? false,
           loses: m?.loses ?? false,
           otherDenyGains: denyGainers.some((n) => n !== want.name),
+          otherDenyLoses: denyLosers.some((n) => n !== want.name),
           denyLoses,
         },
         steps,

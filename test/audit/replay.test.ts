@@ -271,3 +271,58 @@ describe('Replayer', () => {
     );
   });
 });
+
+describe('Replayer and Suggester on any input', () => {
+  it('never throw, and count every line they read (property)', async () => {
+    const { base, cand } = await sets();
+    const { Suggester } = await import('../../src/audit/suggest.js');
+    const eventLike = fc.record(
+      {
+        action_type: fc.constantFrom('network_egress', 'http_request', 'session', 'x', 1),
+        decision: fc.constantFrom('AUDIT_DECISION_ALLOW', 'AUDIT_DECISION_DENY', null),
+        category: fc.constantFrom('AUDIT_CATEGORY_EVALUATION', 'AUDIT_CATEGORY_MANAGEMENT', 7),
+        resource_id: fc.oneof(fc.string(), fc.constantFrom('a.com:443', '[::1]:1', 'x:99999', '')),
+        network_egress: fc.oneof(
+          fc.record({ protocol: fc.oneof(fc.string(), fc.constantFrom('tcp', 'udp')) }),
+          fc.jsonValue(),
+        ),
+        http_request: fc.oneof(
+          fc.record({
+            method: fc.constantFrom('HTTP_METHOD_GET', 'HTTP_METHOD_X', ''),
+            host: fc.oneof(fc.string(), fc.constantFrom('a.com', '::1', 'a b')),
+            port: fc.oneof(fc.string(), fc.integer()),
+            path: fc.oneof(fc.string(), fc.constantFrom('/', '/a/../b', 'x')),
+          }),
+          fc.jsonValue(),
+        ),
+        payload: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            eventLike.map((e) => JSON.stringify(e)),
+            fc.string(),
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+          ),
+          { maxLength: 20 },
+        ),
+        (lines) => {
+          const r = new Replayer(base, cand);
+          const s = new Suggester();
+          for (const l of lines) {
+            r.line(l, 'e', 1);
+            s.line(l);
+          }
+          const out = r.report();
+          const counted = out.replayed + Object.values(out.skipped).reduce((a, n) => a + n, 0);
+          expect(counted).toBe(out.read);
+          s.suggest();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -231,19 +231,36 @@ describe('hubctl api --service governance', () => {
 });
 
 describe('hubctl api --service audit', () => {
-  it('sends the stored access token itself as the bearer, to the audit base only', async () => {
+  it('sends an organization access token itself as the bearer, to the audit base only', async () => {
     const n = hub.requests.length;
-    const r = await hubctl(['api', '--service', 'audit', '/v1/audit-logs/acme'], undefined, {
+    const oat = 'hub_oat_AuditReader0123456789';
+    const r = await hubctl(['api', '--service', 'audit', '/v2/auditlogs/governance/acme'], undefined, {
       HUBCTL_AUDIT_URL: hub.url,
+      HUBCTL_AUDIT_TOKEN: oat,
       HUBCTL_USERNAME: 'alice',
       HUBCTL_TOKEN: 'alice-password',
     });
-    // The emulator has no audit API: a 404, exit 5, after a request that carried the raw secret.
+    // The emulator has no audit API: a 404, exit 5, after a request that carried the raw token.
     expect(r.code).toBe(5);
-    const sent = since(n).find((q) => q.path === '/v1/audit-logs/acme')!;
-    expect(sent.headers.authorization).toBe('Bearer alice-password');
+    const sent = since(n).find((q) => q.path === '/v2/auditlogs/governance/acme')!;
+    expect(sent.headers.authorization).toBe(`Bearer ${oat}`);
     // No JWT exchange for the audit API.
     expect(since(n).some((q) => q.path === '/v2/auth/token')).toBe(false);
+  });
+
+  it('never sends a hub password or personal access token to the audit API (exit 4, nothing sent)', async () => {
+    for (const secret of ['alice-password', 'hub_pat_NotAnOrgToken0123456789']) {
+      const n = hub.requests.length;
+      const r = await hubctl(['api', '--service', 'audit', '/v2/auditlogs/governance/acme'], undefined, {
+        HUBCTL_AUDIT_URL: hub.url,
+        HUBCTL_USERNAME: 'alice',
+        HUBCTL_TOKEN: secret,
+      });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('the audit log needs an organization access token');
+      expect(r.stderr).not.toContain(secret);
+      expect(since(n)).toEqual([]);
+    }
   });
 });
 

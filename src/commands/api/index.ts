@@ -47,7 +47,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     "hubctl api --service governance '/orgs/{org}/governance/policies' --paginate --jq '.[].name'",
     'hubctl api --service registry:localhost:5000 /v2/team/app/tags/list --paginate',
     'hubctl api -X PATCH /v2/access-tokens/UUID -F is_active=false',
-    'hubctl api --service audit /v1/audit-logs/acme --include',
+    'hubctl api --service audit /v2/auditlogs/governance/acme --include',
   ]);
 }
 

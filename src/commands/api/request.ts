@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { nextPage, pageItems, registryScope, resolvePath, type Service } from '../../api/raw.js';
 import type { Context } from '../../context.js';
-import { AuthError, UnexpectedAnswerError, UsageError } from '../../errors.js';
+import { UnexpectedAnswerError, UsageError } from '../../errors.js';
 import { MAX_JSON_BYTES } from '../../http/body.js';
 import type { HttpResponse, Method } from '../../http/client.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
@@ -23,8 +23,6 @@ export interface ApiOptions {
   include: boolean;
 }
 
-/** The audit API's default base (another base: HUBCTL_AUDIT_URL or the profile's audit-url). */
-export const DEFAULT_AUDIT_URL = 'https://api.docker.com';
 /** --input bodies, like answers, are read into memory with a cap. */
 export const MAX_INPUT_BYTES = MAX_JSON_BYTES;
 /** --paginate reads at most this many pages and items. */
@@ -110,18 +108,14 @@ async function service(ctx: Context, s: Service): Promise<{ base: string; send: 
       };
     }
     case 'audit': {
-      // The audit API takes the organization access token itself, as a bearer (no JWT exchange).
-      const base =
-        (settings as { auditUrl?: string }).auditUrl ?? (ctx.env.HUBCTL_AUDIT_URL || DEFAULT_AUDIT_URL);
+      // The audit API takes the organization access token itself as its bearer (no JWT exchange):
+      // its base and its credential are found as `hubctl audit` finds them.
+      const { auditUrl, auditCredential } = await import('../audit/shared.js');
+      const base = await auditUrl(ctx, undefined);
       return {
         base,
         send: async (req) => {
-          const cred = await (await ctx.credentials()).hub();
-          if (!cred) {
-            throw new AuthError('you are not logged in', {
-              hint: 'Run `hubctl auth login` with an organization access token, or set HUBCTL_USERNAME and HUBCTL_TOKEN.',
-            });
-          }
+          const cred = await auditCredential(ctx, base);
           return (await ctx.http()).request({
             ...req,
             credential: { origin: new URL(base).origin, authorization: `Bearer ${cred.secret}` },

@@ -54,6 +54,14 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   });
   // The API gives events newest first; local files are sorted here (the newest `limit` kept).
   const source = local ? newestFirst(batches, opts.limit) : limited(batches, opts.limit);
+  if (ctx.globals.jq !== undefined) {
+    // --jq filters one document: the events are gathered, then printed as the array --json streams.
+    const events: AuditEventObject[] = [];
+    for await (const batch of source) events.push(...batch);
+    status.clear();
+    ctx.output.printList(events);
+    return;
+  }
   const json = ctx.output.json;
   let count = 0;
   let rows: string[][] = [];

@@ -106,25 +106,14 @@ export function statusLine(ctx: Context): StatusLine {
   };
 }
 
-/** The audit client for the organization, paced, with its credential bound to the audit origin. */
-export async function openAuditClient(
+/** The audit API's credential for `baseUrl`: HUBCTL_AUDIT_TOKEN, the stored audit token, or the hub's (an OAT). */
+export async function auditCredential(
   ctx: Context,
-  opts: { auditUrl?: string; status: StatusLine },
-): Promise<AuditClient> {
-  const baseUrl = await auditUrl(ctx, opts.auditUrl);
-  const org = await ctx.org();
-  const [
-    { createAuditClient, formatWait },
-    { Pacer, DEFAULT_PACE, paceFromEnv },
-    { resolveAuditCredential },
-  ] = await Promise.all([
-    import('../../api/audit.js'),
-    import('../../audit/pacer.js'),
-    import('../../auth/audit-credential.js'),
-  ]);
-  const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
+  baseUrl: string,
+): Promise<{ secret: string; source: string }> {
+  const { resolveAuditCredential } = await import('../../auth/audit-credential.js');
   const settings = await ctx.settings();
-  const credential = await resolveAuditCredential({
+  return resolveAuditCredential({
     env: ctx.env,
     stored: async () => {
       const { openConfigReader } = await import('../../config/read.js');
@@ -132,6 +121,21 @@ export async function openAuditClient(
     },
     hub: async () => (await ctx.credentials()).hub(),
   });
+}
+
+/** The audit client for the organization, paced, with its credential bound to the audit origin. */
+export async function openAuditClient(
+  ctx: Context,
+  opts: { auditUrl?: string; status: StatusLine },
+): Promise<AuditClient> {
+  const baseUrl = await auditUrl(ctx, opts.auditUrl);
+  const org = await ctx.org();
+  const [{ createAuditClient, formatWait }, { Pacer, DEFAULT_PACE, paceFromEnv }] = await Promise.all([
+    import('../../api/audit.js'),
+    import('../../audit/pacer.js'),
+  ]);
+  const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
+  const credential = await auditCredential(ctx, baseUrl);
   const pacer = new Pacer(ctx.clock, pace, (ms) => {
     opts.status.notice(
       `pacing: this run keeps to ${pace.perMinute} audit requests a minute (the organization shares 100): waiting ${formatWait(ms)}`,

@@ -57,7 +57,8 @@ export async function run(ctx: Context, opts: ReferrersOptions): Promise<void> {
     annotations: d.annotations ?? {},
   }));
   if (ctx.output.json) {
-    ctx.output.printJson({ subject: found.subject.digest, via: found.via, referrers });
+    // A list prints an array (one JSON shape per list); how they were found is in --debug.
+    ctx.output.printList(referrers);
     return;
   }
   if (referrers.length === 0) {

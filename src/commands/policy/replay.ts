@@ -59,6 +59,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       return host.run((ctx) => runner(ctx, opts));
     });
   return examples(cmd, [
+    'hubctl audit export --since 7d -o events.ndjson',
     'hubctl policy replay events.ndjson -f policies/ --org acme',
     'hubctl policy replay events.ndjson -f candidate.yaml --baseline-file policies/egress.yaml --json',
     'cat ~/.local/state/sandboxes/sandboxes/auditkit/*.jsonl | hubctl policy replay - -f candidate.yaml --baseline-file current.yaml',

@@ -38,7 +38,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   return examples(cmd, [
     'hubctl policy suggest events.ndjson --min-count 5 > suggested.yaml',
     'hubctl policy lint -f suggested.yaml && hubctl policy replay events.ndjson -f policies/ -f suggested.yaml --org acme',
-    'cat ~/.local/state/sandboxes/sandboxes/auditkit/*.jsonl | hubctl policy suggest - --name dev-allows',
+    'hubctl audit export --local | hubctl policy suggest - --name dev-allows',
   ]);
 }
 

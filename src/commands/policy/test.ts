@@ -9,7 +9,7 @@ import { type CaseRun, type PolicyDoc, parseCaseFile, runCases, type TestCase } 
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { policyFiles } from './as-code.js';
 import { mcpDecider } from './mcp-cases.js';
-import { loadPolicies, type PolicySources, readPolicyText } from './sources.js';
+import { loadPolicies, type PolicySources, type PolicyTexts, readPolicyText } from './sources.js';
 import { resolveScopes, resolveTeams } from './team-scope.js';
 import {
   type Coverage,
@@ -117,21 +117,35 @@ async function readCases(files: readonly string[]): Promise<TestCase[]> {
 export async function run(ctx: Context, opts: TestOptions): Promise<number> {
   // every case file is read and checked before any request
   const cases = await readCases(opts.caseFiles);
+  // the policy files next, still before any request
+  const texts: PolicyTexts = new Map();
+  const fileDocs = await loadPolicies(
+    ctx,
+    { files: await policyFiles(opts.files), policies: [], teams: [], live: false },
+    texts,
+  );
   const caseRefs = [...new Set(cases.flatMap((c) => (c.team === undefined ? [] : [c.team])))];
   const teams = await resolveTeams(ctx, opts.teams);
   const caseTeams = new Map<string, string>();
   for (const ref of caseRefs) caseTeams.set(ref, (await resolveTeams(ctx, [ref], 'team of a case'))[0]!);
   for (const c of cases) if (c.team !== undefined) c.team = caseTeams.get(c.team);
   const fetchTeams = opts.live || teams.length > 0;
-  let policies: PolicyDoc[] = await loadPolicies(ctx, {
-    ...opts,
-    files: await policyFiles(opts.files),
-    teams: fetchTeams ? [...new Set([...teams, ...caseTeams.values()])] : teams,
-  });
+  let policies: PolicyDoc[] = [
+    ...fileDocs,
+    ...(await loadPolicies(
+      ctx,
+      { ...opts, files: [], teams: fetchTeams ? [...new Set([...teams, ...caseTeams.values()])] : teams },
+      texts,
+    )),
+  ];
   // scopes decide which policies apply to a case's team: names in files are resolved too
   if (caseTeams.size > 0) policies = await resolveScopes(ctx, policies);
   const started = ctx.clock.now();
-  const mcp = await mcpDecider(cases.some((c) => c.mcp) ? policies : [], new Date(ctx.clock.now()));
+  // the Cedar engine loads only for a run with MCP cases
+  const noMcp = () => {
+    throw new Error('no MCP case');
+  };
+  const mcp = cases.some((c) => c.mcp) ? await mcpDecider(ctx, policies, texts) : noMcp;
   const result = runCases(policies, cases, {
     home: ctx.env.HOME,
     baseTeams: opts.live ? teams : null,

@@ -79,6 +79,16 @@ describe('audit list: paging and filters', () => {
     expect(emu.requests[0]!.query.get('page_size')).toBe('3');
   });
 
+  it('--jq filters the same array --json streams (jq as the witness where installed)', async () => {
+    const json = await audit(['list', '--limit', '5', '--json']);
+    const events = JSON.parse(json.stdout) as { enforcement_mode: string }[];
+    const r = await audit(['list', '--limit', '5', '--jq', '.[].enforcement_mode']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(events.map((e) => `${e.enforcement_mode}\n`).join(''));
+    const n = await audit(['list', '--limit', '5', '--jq', 'length']);
+    expect(n.stdout).toBe(`${events.length}\n`);
+  });
+
   it('sends from and to itself for --search, and maps every filter to its parameter', async () => {
     const r = await audit([
       'list',

@@ -164,19 +164,18 @@ describe('policy test with files', () => {
     });
   });
 
-  it('decides MCP cases with the Cedar engine: attrs, args, server, approval-required (documented decisions)', async () => {
+  it('decides MCP cases with the Cedar engine: allow, deny, approval-required, with attrs and args', async () => {
     const c = temp(
       'm.yaml',
       [
         'cases:',
-        '  - {request: "mcp:invokeTool notion/search", expect: allow}',
-        '  - {request: "mcp:invokeTool github/search_code", expect: allow, attrs: {readOnly: true}}',
-        '  - {request: "mcp:invokeTool github/delete_repo", expect: deny}',
-        '  - {request: "mcp:invokeTool stripe/refund", expect: approval-required}',
-        '  - {request: "mcp:invokeTool stripe/refund", expect: deny, args: {amount: 500}}',
-        '  - {request: "mcp:readResource file:///docs/a.md", expect: allow, server: fs}',
-        '  - {request: "mcp:register linear", expect: allow, attrs: {type: remote-dcr, requiresOAuth: true}}',
-        '  - {request: "connect:tcp github.com", expect: allow}',
+        '  - {name: notion, request: "mcp:invokeTool notion/search", expect: allow}',
+        '  - {name: read-only anywhere, request: "mcp:invokeTool gh/list", attrs: {readOnly: true}, expect: allow}',
+        '  - {name: writer elsewhere, request: "mcp:invokeTool gh/push", expect: deny}',
+        '  - {name: small refund, request: "mcp:invokeTool stripe/refund", args: {amount: 50}, expect: approval-required}',
+        '  - {name: big refund, request: "mcp:invokeTool stripe/refund", args: {amount: 500}, expect: deny}',
+        '  - {name: wrong, request: "mcp:invokeTool stripe/refund", args: {amount: 500}, expect: approval-required}',
+        '  - {name: network, request: "connect:tcp github.com", expect: allow}',
         '',
       ].join('\n'),
     );
@@ -185,24 +184,30 @@ describe('policy test with files', () => {
       'test',
       c,
       '-f',
-      temp('p.yaml', POLICY),
-      '-f',
       'examples/mcp.cedar',
+      '-f',
+      temp('p.yaml', POLICY),
       '--json',
     ]);
-    expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    const wrong = temp('w.yaml', 'cases:\n  - {request: "mcp:invokeTool stripe/refund", expect: allow}\n');
-    const failed = await runCli(['policy', 'test', wrong, '-f', 'examples/mcp.cedar']);
-    expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain('approval-required');
+    const out = JSON.parse(r.stdout);
+    expect(out.map((x: { got: string }) => x.got)).toEqual([
+      'allow',
+      'allow',
+      'deny',
+      'approval-required',
+      'deny',
+      'deny',
+      'allow',
+    ]);
+    expect(r.code).toBe(1);
     const bad = temp(
       'b.yaml',
-      'cases:\n  - {request: "mcp:invokeTool a/b", expect: allow, attrs: {readonly: true}}\n',
+      'cases:\n  - {request: "mcp:invokeTool gh/x", attrs: {nosuch: true}, expect: deny}\n',
     );
-    const undecided = await runCli(['policy', 'test', bad, '-f', 'examples/mcp.cedar']);
-    expect(undecided.code).toBe(2);
-    expect(undecided.stdout).toContain('"readonly" is not an attribute of the resource of mcp:invokeTool');
+    const u = await runCli(['policy', 'test', bad, '-f', 'examples/mcp.cedar']);
+    expect(u.code).toBe(2);
+    expect(u.stdout).toContain('could not be decided');
   });
 
   it('refuses a bad --format and --fail-under', async () => {
