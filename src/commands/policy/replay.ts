@@ -12,7 +12,7 @@ import { safeJson } from '../../json-text.js';
 import { applicablePolicies, assertDecidable, compilePolicies, type PolicyDoc } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { policyFiles } from './as-code.js';
-import { loadPolicies } from './sources.js';
+import { cannotRead, loadPolicies } from './sources.js';
 import { resolveScopes, resolveTeams } from './team-scope.js';
 
 export interface ReplayOptions {
@@ -66,19 +66,6 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   ]);
 }
 
-function cannotRead(path: string, err: unknown): UsageError {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : String(code ?? err);
-  return new UsageError(`cannot read events file ${path}: ${why}`);
-}
-
 /** Scoped as --team says: org-wide policies plus those of the teams; Cedar policies set aside (no MCP event is replayed). */
 function scoped(docs: PolicyDoc[], teams: string[]): PolicyDoc[] {
   return applicablePolicies(docs, teams).filter((p) => p.type !== 'cedar_v1');
@@ -93,7 +80,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
       try {
         fds.set(path, openSync(path, 'r'));
       } catch (err) {
-        throw cannotRead(path, err);
+        throw cannotRead(path, err, 'events file');
       }
     }
     // files first (a bad one is refused before any request), then the teams, then the live policies
@@ -128,7 +115,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
           splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
         }
       } catch (err) {
-        throw cannotRead(path, err);
+        throw cannotRead(path, err, 'events file');
       }
       splitter.end();
     }

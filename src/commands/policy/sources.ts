@@ -56,7 +56,8 @@ export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): strin
   return decodePolicyText(bytes, path);
 }
 
-function cannotRead(path: string, err: unknown): UsageError {
+/** The one sentence for a file that cannot be read (a policy file, by default; replay's events too). */
+export function cannotRead(path: string, err: unknown, what = 'policy file'): UsageError {
   const code = (err as NodeJS.ErrnoException).code;
   const why =
     code === 'ENOENT'
@@ -66,7 +67,7 @@ function cannotRead(path: string, err: unknown): UsageError {
         : code === 'EACCES'
           ? 'permission denied'
           : String(code ?? err);
-  return new UsageError(`cannot read policy file ${path}: ${why}`);
+  return new UsageError(`cannot read ${what} ${path}: ${why}`);
 }
 
 /** The texts of policy files as read, by file name (where a Cedar text stands in its file). */
