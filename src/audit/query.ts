@@ -36,15 +36,8 @@ export interface AuditQuery {
   to?: TimePoint;
 }
 
-export interface FilterInput {
-  user?: string;
-  decision?: string;
-  mode?: string;
-  action?: string;
-  resource?: string;
-  agent?: string;
-  session?: string;
-  search?: string;
+/** The filters as typed (`--decision deny`, not yet its raw value) and the range's words. */
+export interface FilterInput extends AuditFilters {
   from?: string;
   to?: string;
   since?: string;

@@ -10,18 +10,7 @@ import { escapeControl } from '../../output/escape.js';
 
 export const DEFAULT_AUDIT_URL = 'https://api.docker.com';
 
-export interface FilterFlags {
-  user?: string;
-  decision?: string;
-  mode?: string;
-  action?: string;
-  resource?: string;
-  agent?: string;
-  session?: string;
-  search?: string;
-  from?: string;
-  to?: string;
-  since?: string;
+export interface FilterFlags extends FilterInput {
   auditUrl?: string;
   local?: string | boolean;
 }

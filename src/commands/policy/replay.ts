@@ -2,9 +2,7 @@
 // (NDJSON, either shape) decided again under a baseline (files, or the live policies of --org) and a
 // candidate; what would change, grouped by request, and where the record differs from the baseline.
 // Exit 0 no change, 10 decisions change, 2 bad input.
-import { closeSync, createReadStream, openSync } from 'node:fs';
 import type { Command } from 'commander';
-import { LineSplitter } from '../../audit/lines.js';
 import { type ChangeJson, Replayer, type ReplayReport } from '../../audit/replay.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
@@ -12,7 +10,8 @@ import { safeJson } from '../../json-text.js';
 import { applicablePolicies, assertDecidable, compilePolicies, type PolicyDoc } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { policyFiles } from './as-code.js';
-import { cannotRead, loadPolicies } from './sources.js';
+import { EventFiles } from './event-files.js';
+import { loadPolicies } from './sources.js';
 import { resolveScopes, resolveTeams } from './team-scope.js';
 
 export interface ReplayOptions {
@@ -21,9 +20,6 @@ export interface ReplayOptions {
   baseline: string[];
   teams: string[];
 }
-
-/** An audit event line longer than this is skipped and counted (events are a few hundred bytes). */
-export const MAX_EVENT_LINE = 1024 * 1024;
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
@@ -73,16 +69,8 @@ function scoped(docs: PolicyDoc[], teams: string[]): PolicyDoc[] {
 
 export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   // every file opened before any request: a missing one is a usage error, nothing sent
-  const fds = new Map<string, number>();
+  const events = EventFiles.open(opts.events);
   try {
-    for (const path of opts.events) {
-      if (path === '-' || fds.has(path)) continue;
-      try {
-        fds.set(path, openSync(path, 'r'));
-      } catch (err) {
-        throw cannotRead(path, err, 'events file');
-      }
-    }
     // files first (a bad one is refused before any request), then the teams, then the live policies
     const files = (paths: string[]) =>
       loadPolicies(ctx, { files: paths, policies: [], teams: [], live: false });
@@ -101,29 +89,15 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
     assertDecidable(baseline);
     assertDecidable(candidate);
     const replayer = new Replayer(baseline, candidate);
-    for (const path of opts.events) {
-      const splitter = new LineSplitter(
-        { line: (text, n) => replayer.line(text, path, n), tooLong: () => replayer.tooLong() },
-        MAX_EVENT_LINE,
-      );
-      const source =
-        path === '-'
-          ? ctx.io.stdin
-          : createReadStream('', { fd: fds.get(path)!, highWaterMark: 1024 * 1024, autoClose: false });
-      try {
-        for await (const chunk of source) {
-          splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-        }
-      } catch (err) {
-        throw cannotRead(path, err, 'events file');
-      }
-      splitter.end();
-    }
+    await events.readLines(ctx, (path) => ({
+      line: (text, n) => replayer.line(text, path, n),
+      tooLong: () => replayer.tooLong(),
+    }));
     const report = replayer.report();
     await show(ctx, report);
     return report.changes.length > 0 || report.ungrouped.changes > 0 ? ExitCode.DIFFERS : ExitCode.OK;
   } finally {
-    for (const fd of fds.values()) closeSync(fd);
+    events.close();
   }
 }
 

@@ -1,14 +1,12 @@
 // `hubctl policy suggest EVENTS… [--min-count N] [--name NAME]`: allow rules proposed from recorded
 // denials, as a policy file in the authoring form (stdout), for a person to review; then
 // `policy lint -f`, `policy test`, `policy replay` and `policy apply -f` read it.
-import { closeSync, createReadStream, openSync } from 'node:fs';
 import type { Command } from 'commander';
-import { LineSplitter } from '../../audit/lines.js';
 import { Suggester, suggestionYaml } from '../../audit/suggest.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { type CommandHost, examples, positiveInt } from '../host.js';
-import { MAX_EVENT_LINE } from './replay.js';
+import { EventFiles } from './event-files.js';
 
 export interface SuggestOptions {
   events: string[];
@@ -42,42 +40,14 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   ]);
 }
 
-function cannotRead(path: string, err: unknown): UsageError {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? err);
-  return new UsageError(`cannot read events file ${path}: ${why}`);
-}
-
 export async function run(ctx: Context, opts: SuggestOptions): Promise<number> {
-  const fds = new Map<string, number>();
+  const files = EventFiles.open(opts.events);
   try {
-    for (const path of opts.events) {
-      if (path === '-' || fds.has(path)) continue;
-      try {
-        fds.set(path, openSync(path, 'r'));
-      } catch (err) {
-        throw cannotRead(path, err);
-      }
-    }
     const suggester = new Suggester();
-    for (const path of opts.events) {
-      const splitter = new LineSplitter(
-        { line: (text) => suggester.line(text), tooLong: () => suggester.tooLong() },
-        MAX_EVENT_LINE,
-      );
-      const source =
-        path === '-'
-          ? ctx.io.stdin
-          : createReadStream('', { fd: fds.get(path)!, highWaterMark: 1024 * 1024, autoClose: false });
-      try {
-        for await (const chunk of source)
-          splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-      } catch (err) {
-        throw cannotRead(path, err);
-      }
-      splitter.end();
-    }
+    await files.readLines(ctx, () => ({
+      line: (text) => suggester.line(text),
+      tooLong: () => suggester.tooLong(),
+    }));
     const s = suggester.suggest(opts.minCount);
     if (ctx.output.json) {
       ctx.output.printJson({
@@ -109,6 +79,6 @@ export async function run(ctx: Context, opts: SuggestOptions): Promise<number> {
     );
     return ExitCode.OK;
   } finally {
-    for (const fd of fds.values()) closeSync(fd);
+    files.close();
   }
 }
