@@ -7,7 +7,7 @@
 import { ValidationError } from '../errors.js';
 import { MCP_ACTIONS } from './cedar/mcp-schema.js';
 import { type Lines, LocatedJsonError, readLocatedJson } from './located-json.js';
-import { domainOfAction } from './model.js';
+import { domainOfAction, KNOWN_ACTIONS } from './model.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
 
 /** What a case expects; `approval-required` is an MCP outcome only. */
@@ -182,22 +182,7 @@ class CaseReader {
     const { action, destination } = await this.request(v.request, [...path, 'request'], what);
     const mcp = action.startsWith('mcp:');
     if (mcp ? !MCP_CASE_ACTIONS.includes(action) : domainOfAction(action) === undefined) {
-      const known = [
-        'connect:tcp',
-        'connect:udp',
-        'read',
-        'write',
-        'request:get',
-        'request:post',
-        'request:put',
-        'request:delete',
-        'request:patch',
-        'request:head',
-        'request:options',
-        'request:connect',
-        'request:trace',
-        ...MCP_CASE_ACTIONS,
-      ];
+      const known = [...KNOWN_ACTIONS.network, ...KNOWN_ACTIONS.filesystem, ...MCP_CASE_ACTIONS];
       await this.fail([...path, 'request'], what, `unknown action "${action}"${didYouMean(action, known)}`);
     }
     if (v.expect === undefined)
