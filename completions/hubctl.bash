@@ -3,11 +3,11 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "policy test" "policy replay" "policy suggest" "rule" "rule list" "rule add" "rule update" "rule delete" "team" "team list" "team get" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "audit" "audit list" "audit export" "audit summary" "audit tail" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
-    case " --action --base-url --ca-file --concurrency --decision --engine-host --expires --expiring --file --format --governance-url --http-resource --label --limit --name --org --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --team --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
+    case " --action --agent --audit-url --base-url --baseline-file --by --ca-file --concurrency --decision --engine-host --expires --expiring --fail-under --file --format --from --governance-url --http-resource --input --interval --label --limit --local --min-count --mode --name --org --output --output-dir --page --page-size --plain-http --platform --policy --profile --resource --scope --search --session --since --team --to --user --username -f -o -u " in *" $w "*) skip=1; continue ;; esac
     [[ "$w" == -* ]] && continue
     next="${cmdpath:+$cmdpath }$w"
     found=0
@@ -16,8 +16,8 @@ _hubctl() {
   done
   local cands=""
   case "$cmdpath" in
-    "") cands="policy rule token image engine auth config completion --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "policy") cands="list get create update delete eval lint export diff apply schema --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "") cands="policy rule team token image engine audit auth config completion --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy") cands="list get create update delete eval lint export diff apply schema test replay suggest --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy create") cands="--team --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -29,11 +29,17 @@ _hubctl() {
     "policy diff") cands="--file -f --prune --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy apply") cands="--file -f --dry-run --prune --yes -y --concurrency --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
     "policy schema") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy test") cands="--file -f --policy --team --format --coverage --fail-under --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy replay") cands="--file -f --baseline-file --team --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "policy suggest") cands="--min-count --name --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule") cands="list add update delete --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule add") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule update") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule delete") cands="--yes -y --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
+    "team") cands="list get --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "team list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "team get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token") cands="create list get activate deactivate delete rotate --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token create") cands="--label --scope --expires --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token list") cands="--page --page-size --all --expiring --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -55,8 +61,13 @@ _hubctl() {
     "engine") cands="version info --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine version") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "engine info") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "audit") cands="list export summary tail --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "audit list") cands="--limit --local --user --decision --mode --action --resource --agent --session --search --from --to --since --audit-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "audit export") cands="--output -o --local --user --decision --mode --action --resource --agent --session --search --from --to --since --audit-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "audit summary") cands="--by --input --local --user --decision --mode --action --resource --agent --session --search --from --to --since --audit-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "audit tail") cands="--interval --since --user --decision --mode --action --resource --agent --session --search --audit-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth") cands="login logout status token --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
-    "auth login") cands="--username -u --password-stdin --insecure-storage --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "auth login") cands="--username -u --password-stdin --insecure-storage --audit --audit-url --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth logout") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth status") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "auth token") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

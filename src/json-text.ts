@@ -12,3 +12,11 @@ export function safeJson(value: unknown, indent?: number): string {
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** The same for JSON text already written (NDJSON lines): raw DEL, C1 and bidi characters as \uXXXX. */
+export function escapeJsonText(json: string): string {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  return UNSAFE_IN_JSON.test(json)
+    ? json.replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : json;
+}

@@ -27,6 +27,11 @@ export const GROUPS: CommandGroup[] = [
     load: () => import('./commands/rule/index.js'),
   },
   {
+    name: 'team',
+    description: 'List the teams of the organization (names for --team and scope.teams)',
+    load: () => import('./commands/team/index.js'),
+  },
+  {
     name: 'token',
     description: 'Manage personal access tokens',
     load: () => import('./commands/token/index.js'),
@@ -40,6 +45,11 @@ export const GROUPS: CommandGroup[] = [
     name: 'engine',
     description: 'Show the local container engine: API version negotiated, registry settings',
     load: () => import('./commands/engine/index.js'),
+  },
+  {
+    name: 'audit',
+    description: 'Read the audit log: what the policies allowed and denied (API or local files)',
+    load: () => import('./commands/audit/index.js'),
   },
   {
     name: 'auth',

@@ -2,12 +2,13 @@
 // config dir): config.json and credentials.json. Every change is a read-modify-write under the
 // file's lock (files/lock.ts), written atomically (temp file, fsync, rename); credentials.json with
 // mode 0600, the directory 0700 (tightened when it exists wider).
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
-import { readJson, readJwtCacheFile } from './read.js';
+import { JWT_MAC_KEY_FILE, readJson, readJwtCacheFile, readJwtMacKey } from './read.js';
 import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
@@ -18,6 +19,7 @@ export const PROFILE_KEYS = {
   username: 'account name used by `auth login` (HUBCTL_USERNAME)',
   'credential-store':
     'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
+  'audit-url': 'audit API base address (HUBCTL_AUDIT_URL; default https://api.docker.com)',
 } as const;
 export type ProfileKey = keyof typeof PROFILE_KEYS;
 
@@ -50,7 +52,10 @@ export interface CachedJwtEntry {
   expiresAt: number;
   profile: string;
   account: string;
-  origin: string;
+  /** The hub's base URL: origin and base path. */
+  baseUrl: string;
+  /** HMAC-SHA256 of the secret it was exchanged from, under jwt-cache.key (src/auth/jwt-cache.ts). */
+  secretMac: string;
   /** Where the exchanged secret came from (a JWT of another source is not reused). */
   source: string;
 }
@@ -73,12 +78,18 @@ export interface ConfigStore {
   registryCredential(host: string): StoredEntry | undefined;
   /** The registries with a stored credential (for `auth status`). */
   registryHosts(): string[];
+  /** The profile's organization access token for the audit API (`auth login --audit`), bound to its origin. */
+  auditCredential(profile: string): StoredCredential | undefined;
+  setAuditCredential(profile: string, credential: StoredCredential): void;
+  deleteAuditCredential(profile: string): boolean;
   setRegistryCredential(host: string, credential: StoredEntry): void;
   deleteRegistryCredential(host: string): boolean;
   /** Hub JWTs kept between runs (jwt-cache.json, mode 0600), by cache key (src/auth/jwt-cache.ts). */
   setCachedJwt(key: string, entry: CachedJwtEntry): void;
   /** Removes the entries whose key matches; returns how many went. */
   deleteCachedJwts(match: (key: string) => boolean): number;
+  /** The JWT cache's HMAC key (jwt-cache.key, 0600): made, under its lock, when there is none fit to use. */
+  jwtMacKey(): Buffer;
 }
 
 const MODES: Record<FileName, number> = { config: 0o644, credentials: 0o600, 'jwt-cache': 0o600 };
@@ -172,6 +183,9 @@ export function openConfigStore(dir: string): ConfigStore {
     registryCredential: (host) => entry('credentials', 'registries', host),
     registryHosts: () => Object.keys(table('credentials', 'registries')).slice(0, 1000),
     setRegistryCredential: (host, credential) => setEntry('credentials', 'registries', host, credential),
+    auditCredential: (profile) => entry('credentials', 'audit', profile),
+    setAuditCredential: (profile, credential) => setEntry('credentials', 'audit', profile, credential),
+    deleteAuditCredential: (profile) => deleteEntry('credentials', 'audit', profile),
     deleteRegistryCredential: (host) => deleteEntry('credentials', 'registries', host),
     setCachedJwt: (key, value) => setEntry('jwt-cache', 'entries', key, value),
     deleteCachedJwts(match) {
@@ -184,6 +198,19 @@ export function openConfigStore(dir: string): ConfigStore {
         return gone > 0;
       });
       return gone;
+    },
+    jwtMacKey() {
+      prepareDir(dir);
+      const path = join(dir, JWT_MAC_KEY_FILE);
+      return withLockSync(path, () => {
+        const existing = readJwtMacKey(dir);
+        if (existing) return existing;
+        // A new key (the old one missing, unreadable or readable by others): every entry hashed
+        // under the old one simply stops being found.
+        const key = randomBytes(32);
+        writeFileAtomicSync(path, `${key.toString('hex')}\n`, 0o600);
+        return key;
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 // Error bodies of the three services, read into one typed error:
-//   governance {error:{code,message}}, hub {message, errinfo, detail}, registry {errors:[{code,message,detail}]}.
+//   governance {error:{code,message}}, hub {message, errinfo, detail}, registry {errors:[{code,message,detail}]},
+//   audit {error: "…"}.
 import { ApiError } from '../errors.js';
 import { redactText } from './redact.js';
 
@@ -42,6 +43,8 @@ export function parseErrorBody(text: string): ParsedErrorBody {
   if (isRecord(body.error)) {
     return { apiCode: code(body.error.code), message: str(body.error.message) };
   }
+  // The audit API's `{"error": "<string>"}` (its 429 adds `code: "rate_limit_exceeded"`).
+  if (typeof body.error === 'string') return { apiCode: code(body.code), message: str(body.error) };
   if (Array.isArray(body.errors) && isRecord(body.errors[0])) {
     const e = body.errors[0];
     const detail =

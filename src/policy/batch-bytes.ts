@@ -13,14 +13,15 @@ import {
 } from './batch-lines.js';
 import {
   assertDecidable,
-  type CompiledPolicySet,
   decide,
   decideHostChars,
   decidePathBytes,
   decisionJson,
   type EvaluateOptions,
+  type Evaluator,
   mixedResult,
   NOT_PLAIN,
+  type PolicyIndex,
 } from './engine.js';
 import type { LineTails } from './results.js';
 
@@ -90,12 +91,12 @@ export class BatchProcessor extends TextBatch {
    * then stop: no evaluation, no output; `counts.total` counts the requests read.
    */
   constructor(
-    set: CompiledPolicySet,
+    target: PolicyIndex | Evaluator,
     opts?: EvaluateOptions,
     private readonly readOnly = false,
   ) {
-    super(set, opts);
-    assertDecidable(set);
+    super(target, opts);
+    assertDecidable(this.set);
   }
 
   /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */
@@ -110,7 +111,7 @@ export class BatchProcessor extends TextBatch {
   /** The chunk being scanned, as a plain Uint8Array. */
   private view: Uint8Array = new Uint8Array(0);
   /** The set's host chars, which a plain destination is scanned into (one load a line, not three). */
-  private readonly chars: Uint16Array = this.set.host.chars;
+  private readonly chars: Uint16Array = this.ev.host.chars;
   /** The shared results' line tails, rendered for the first batch of this set. */
   private readonly lineTails: LineTails = this.set.lineTails();
 
@@ -280,14 +281,15 @@ export class BatchProcessor extends TextBatch {
     // A plain hostname, or a path in normal form, is decided from the input bytes themselves;
     // anything else as a string.
     const set = this.set;
+    const ev = this.ev;
     let code: number;
     // (a destination longer than the host chars wrapped around in it, and is no hostname: the engine
     // declines any longer than 254)
-    if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
-    else code = decidePathBytes(set, action === 3, this.view, d0, d1);
+    if (action < 2) code = decideHostChars(ev, action === 1, d1 - d0);
+    else code = decidePathBytes(ev, action === 3, this.view, d0, d1);
     if (code === NOT_PLAIN) {
       try {
-        code = decide(set, ACTIONS[action]!, asciiString(b, d0, d1));
+        code = decide(ev, ACTIONS[action]!, asciiString(b, d0, d1));
       } catch {
         // the text path writes the error record
         return -1;
@@ -310,7 +312,7 @@ export class BatchProcessor extends TextBatch {
       this.pos = p + headLen + t1 - t0;
       return nl + 1;
     }
-    const r = mixedResult(set);
+    const r = mixedResult(ev);
     if (r.decision === 'deny') counts.denied++;
     const json = `,${decisionJson(r)}}\n`;
     const out = this.room(headLen + json.length * 3);
@@ -332,7 +334,7 @@ export class BatchProcessor extends TextBatch {
       }
       return;
     }
-    const r = evaluateLine(this.set, utf8In.decode(b.subarray(s, e)), ++this.lineNo, this.opts);
+    const r = evaluateLine(this.ev, utf8In.decode(b.subarray(s, e)), ++this.lineNo, this.opts);
     if (r === null) return;
     this.counts.total++;
     if (r.error) this.counts.errors++;

@@ -5,11 +5,12 @@
 import { HubctlError, ValidationError } from '../errors.js';
 import { safeJson } from '../json-text.js';
 import {
-  type CompiledPolicySet,
   decisionJson,
   type EvalResult,
   type EvaluateOptions,
+  Evaluator,
   evaluate,
+  type PolicyIndex,
 } from './engine.js';
 
 export interface BatchRequest {
@@ -114,7 +115,7 @@ export interface BatchLineResult {
 
 /** Evaluates one input line; null for blank and comment lines. Never throws for bad input. */
 export function evaluateLine(
-  set: CompiledPolicySet,
+  set: PolicyIndex | Evaluator,
   line: string,
   lineNo: number,
   opts?: EvaluateOptions,
@@ -157,10 +158,17 @@ export class TextBatch {
   private rest = '';
   protected lineNo = 0;
 
+  /** The batch's own evaluator: a batch never shares scratch space with another caller. */
+  protected readonly ev: Evaluator;
+  protected readonly set: PolicyIndex;
+
   constructor(
-    protected readonly set: CompiledPolicySet,
+    target: PolicyIndex | Evaluator,
     protected readonly opts?: EvaluateOptions,
-  ) {}
+  ) {
+    this.ev = target instanceof Evaluator ? target : new Evaluator(target);
+    this.set = this.ev.index;
+  }
 
   /** Feed text as it arrives (any chunking); get back the output of the complete lines. */
   push(text: string): string {
@@ -190,7 +198,7 @@ export class TextBatch {
       let nl = text.indexOf('\n', start);
       if (nl < 0 || nl > end) nl = end;
       if (nl - start > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
-      const r = evaluateLine(this.set, text.slice(start, nl), ++this.lineNo, this.opts);
+      const r = evaluateLine(this.ev, text.slice(start, nl), ++this.lineNo, this.opts);
       start = nl + 1;
       if (r === null) continue;
       this.counts.total++;

@@ -10,11 +10,12 @@ export const TOOLS = {
   'docker-registry': ['docker-registry', 'registry'],
   skopeo: ['skopeo'],
   podman: ['podman'],
+  xmllint: ['xmllint'],
 } as const;
 
 export type Tool = keyof typeof TOOLS;
 
-export const INSTALL = 'apt-get install -y docker-registry skopeo podman';
+export const INSTALL = 'apt-get install -y docker-registry skopeo podman libxml2-utils';
 
 export function toolPath(tool: Tool): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);

@@ -23,6 +23,9 @@ export interface LoginOptions {
   passwordStdin: boolean;
   /** Keep the secret in hubctl's 0600 file whatever credential-store says. */
   insecureStorage?: boolean;
+  /** Store an organization access token for the audit API instead (`--audit`). */
+  audit?: boolean;
+  auditUrl?: string;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -33,6 +36,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .option('-u, --username <name>', 'account name (env HUBCTL_USERNAME)')
     .option('--password-stdin', 'read the password or access token from standard input')
     .option('--insecure-storage', "keep the secret in hubctl's own file (mode 0600), not a credential helper")
+    .option('--audit', 'store an organization access token for the audit log API (with --org)')
+    .option('--audit-url <url>', 'the audit API address the token is for (with --audit)')
     .addOption(new Option('-p, --password <secret>').hideHelp())
     .addOption(new Option('--token <secret>').hideHelp())
     .action(
@@ -44,6 +49,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
           insecureStorage?: boolean;
           password?: string;
           token?: string;
+          audit?: boolean;
+          auditUrl?: string;
         },
       ) => {
         if (o.password !== undefined || o.token !== undefined) {
@@ -54,6 +61,9 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
             },
           );
         }
+        if (o.audit && registryHost !== undefined)
+          throw new UsageError('--audit stores a token for the audit log API, not for a registry');
+        if (o.auditUrl !== undefined && !o.audit) throw new UsageError('--audit-url goes with --audit');
         const registry = registryHost === undefined ? undefined : parseRegistryHost(registryHost);
         return host.run((ctx) =>
           runner(ctx, {
@@ -61,6 +71,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
             username: o.username,
             passwordStdin: Boolean(o.passwordStdin),
             ...(o.insecureStorage ? { insecureStorage: true } : {}),
+            ...(o.audit ? { audit: true, auditUrl: o.auditUrl } : {}),
           }),
         );
       },
@@ -70,10 +81,15 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl auth login            # asks for the account and the secret on a terminal',
     'printf %s "$REG_PASS" | hubctl auth login registry.example.com:5000 -u ci --password-stdin',
     'HUBCTL_CREDENTIAL_STORE=pass hubctl auth login -u alice   # the secret goes to docker-credential-pass',
+    'printf %s "$AUDIT_OAT" | hubctl --org acme auth login --audit --password-stdin',
   ]);
 }
 
 export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  if (opts.audit) {
+    const { loginAudit } = await import('./audit-login.js');
+    return loginAudit(ctx, { secret: () => readSecret(ctx, opts.passwordStdin), auditUrl: opts.auditUrl });
+  }
   const settings = await ctx.settings();
   let username = opts.username ?? (opts.registry ? undefined : settings.username);
   if (!username) {

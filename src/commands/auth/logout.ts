@@ -26,6 +26,8 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
   const removed = registry ? store.deleteRegistryCredential(registry) : store.deleteHubCredential(profile);
   // The profile's cached JWTs go too: logging out ends the session, not only the next exchange.
   if (!registry) await dropCachedJwts(store, profile);
+  // And the profile's audit log token (`auth login --audit`), kept in the same file.
+  const auditRemoved = !registry && store.deleteAuditCredential(profile);
   const target = registry ?? `profile "${profile}"`;
   if (ctx.output.json) {
     const from = entry && 'helper' in entry ? `docker-credential-${entry.helper}` : 'file';
@@ -33,6 +35,7 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
       removed,
       ...(registry ? { registry } : { profile }),
       ...(removed ? { from } : {}),
+      ...(auditRemoved ? { auditRemoved } : {}),
     });
     return;
   }
@@ -41,6 +44,7 @@ export async function run(ctx: Context, registry?: string): Promise<void> {
       ? `Removed the stored credential of ${target}${entry && 'helper' in entry ? ` (erased from docker-credential-${entry.helper})` : ''}.`
       : `No credential was stored for ${target}.`,
   );
+  if (auditRemoved) ctx.output.info(`Removed the audit log token of ${target}.`);
   // Credentials that hubctl did not store are not its to remove; say where they come from.
   if (!registry && ctx.env.HUBCTL_TOKEN) ctx.output.warn('HUBCTL_TOKEN is still set in the environment.');
 }

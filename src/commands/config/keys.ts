@@ -13,7 +13,7 @@ export function profileKey(key: string): ProfileKey {
 
 /** Checks a value before it is stored, so a typo fails now rather than at the next request. */
 export function checkValue(key: ProfileKey, value: string): string {
-  if (key === 'base-url' || key === 'governance-url') return checkBaseUrl(value, key);
+  if (key === 'base-url' || key === 'governance-url' || key === 'audit-url') return checkBaseUrl(value, key);
   if (key === 'org') return checkOrg(value, key);
   if (value.trim() === '') throw new UsageError(`${key} cannot be empty`);
   if (key === 'credential-store' && value !== 'file' && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {

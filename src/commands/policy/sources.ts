@@ -1,12 +1,13 @@
 // Where `policy eval` and `policy lint` get their policies: files (-f, YAML or JSON), policies
 // fetched live by id or name, or every policy that applies to some teams in the organization. Only
-// the live paths touch the governance client (and so undici, conf and credentials).
+// the live paths touch the governance client (and so undici, the config store and credentials).
 import { closeSync, readSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { openInputSync } from '../../files/regular.js';
 import {
   applicablePolicies,
+  decodePolicyText,
   type PolicyDoc,
   parsePolicyDocument,
   policyDocFromApi,
@@ -17,7 +18,7 @@ export interface PolicySources {
   files: string[];
   /** Ids or names of policies to fetch. */
   policies: string[];
-  /** Team UUIDs: every org-wide policy plus those scoped to these teams. */
+  /** Team names or UUIDs: every org-wide policy plus those scoped to these teams. */
   teams: string[];
   /** Fetch every policy that applies (org-wide, plus `teams`) when nothing else is named. */
   live: boolean;
@@ -34,6 +35,7 @@ const MAX_POLICY_FILE_BYTES = 16 * 1024 * 1024;
 export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): string {
   // A regular file only: a FIFO (or a device) would block, or never end.
   const fd = openInputSync(path, 'policy file', (err) => cannotRead(path, err));
+  let bytes: Buffer;
   try {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -44,12 +46,14 @@ export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): strin
       chunks.push(chunk.subarray(0, n));
       total += n;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    bytes = Buffer.concat(chunks, total);
   } catch (err) {
     throw cannotRead(path, err);
   } finally {
     closeSync(fd);
   }
+  // invalid UTF-8 is refused with its line, not read on as U+FFFD
+  return decodePolicyText(bytes, path);
 }
 
 function cannotRead(path: string, err: unknown): UsageError {
@@ -88,7 +92,8 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
     out.push(policyDocFromApi(policy, `policy ${policy.id}`));
   }
   if (src.teams.length > 0 || src.live) {
-    const summaries = applicablePolicies(await client.allPolicies(), src.teams);
+    const teams = src.teams.length > 0 ? await (await ctx.teams()).resolve(src.teams) : [];
+    const summaries = applicablePolicies(await client.allPolicies(), teams);
     for (const s of summaries) {
       const type = policyType(s);
       if (type !== 'allowlist_v0') {

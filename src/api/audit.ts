@@ -1,0 +1,227 @@
+// The Audit Logs API (audit-and-mcp.md §1): `GET {audit_url}/v2/auditlogs/governance/{org}` with the
+// raw organization access token as the bearer (never exchanged), bound to the audit API's origin.
+// Reads a range as 30-day windows, newest first, following each window's cursor until the empty
+// string (the same filters on every page; from/to only on a window's first page, the cursor keeps
+// them), dropping the copy of an event met twice on a window's edge. Its own retries, because the
+// limits are the organization's: Retry-After or `retry_after_seconds` on a 429, exponential backoff
+// with jitter on a gateway's bare 429, 502/503/504, 408 and dropped connections; a 400 never.
+// Every request first passes the pacer (src/audit/pacer.ts).
+
+import type { Pacer } from '../audit/pacer.js';
+import { type AuditQuery, EdgeDedupe, filterParams, type Window, windows } from '../audit/query.js';
+import type { Clock } from '../clock.js';
+import { AuthError, NetworkError, UnexpectedAnswerError } from '../errors.js';
+import { MAX_ERROR_BYTES } from '../http/body.js';
+import { type HttpClient, retryAfterMs } from '../http/client.js';
+import { apiErrorFrom } from '../http/errors.js';
+
+export type AuditEventObject = Record<string, unknown>;
+
+export interface AuditPage {
+  events: AuditEventObject[];
+  next: string;
+}
+
+export interface AuditClientOptions {
+  http: HttpClient;
+  clock: Clock;
+  /** `https://api.docker.com`, without a final slash. */
+  baseUrl: string;
+  org: string;
+  /** The organization access token. */
+  secret: string;
+  pacer: Pacer;
+  signal?: AbortSignal;
+  /** A sentence for stderr when waiting (a rate limit, a server failing). */
+  notice?: (text: string) => void;
+  /** First backoff step (default 1 s); doubled each retry, with full jitter, at most a minute. */
+  retryBaseMs?: number;
+  random?: () => number;
+}
+
+export interface ReadOptions {
+  /** Events a page is asked for (the server may give fewer); kept the same across a window's pages. */
+  pageSize?: number;
+  /** Told when a window starts being read (progress). */
+  onWindow?: (w: Window) => void;
+  /** Seeds the edge dedupe (a resumed export): the oldest written instant and its ids. */
+  seed?: { ms: number; ids: string[] };
+}
+
+export interface AuditClient {
+  readonly org: string;
+  /** The audit API's base address. */
+  readonly baseUrl: string;
+  /** One page; `params` as sent (filters, range or page_token, page_size). */
+  page(params: Record<string, string>): Promise<AuditPage>;
+  /** The events of a range, newest first, a page at a time (edge copies dropped). */
+  pages(
+    query: AuditQuery,
+    range: { from?: Window['from']; to?: Window['to'] },
+    opts?: ReadOptions,
+  ): AsyncGenerator<AuditEventObject[]>;
+}
+
+export const AUDIT_HINT =
+  'The audit log needs an organization access token with the "View audit logs" permission: set HUBCTL_AUDIT_TOKEN, or store one with `hubctl auth login --audit`.';
+
+/** The page size asked for: the reference's larger cap; the server gives at most its own. */
+export const MAX_PAGE_SIZE = 500;
+const MAX_ATTEMPTS = 8;
+const MAX_BACKOFF_MS = 60_000;
+/** A Retry-After is honoured up to the hourly limit's window. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+const PAGE_BYTES = 64 * 1024 * 1024;
+const MAX_PAGE_EVENTS = 10_000;
+/** Pages of one window: 10 million events at the guide's 100 a page is far past any month. */
+const MAX_WINDOW_PAGES = 100_000;
+const BACKOFF_STATUSES = new Set([408, 429, 502, 503, 504]);
+
+export function createAuditClient(o: AuditClientOptions): AuditClient {
+  const base = `${o.baseUrl}/v2/auditlogs/governance/${encodeURIComponent(o.org)}`;
+  const credential = { origin: new URL(o.baseUrl).origin, authorization: `Bearer ${o.secret}` };
+  const what = `reading the audit log of ${o.org}`;
+  const random = o.random ?? Math.random;
+  const baseMs = o.retryBaseMs ?? 1000;
+  const host = new URL(o.baseUrl).host;
+  const unexpected = (why: string) =>
+    new UnexpectedAnswerError(`${what}: unexpected answer from ${host}: ${why}`);
+
+  const backoff = (attempt: number) => Math.round(random() * Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt));
+
+  async function wait(ms: number, why: string): Promise<void> {
+    o.notice?.(`${why}: waiting ${formatWait(ms)}`);
+    await o.clock.sleep(ms, o.signal);
+  }
+
+  async function page(params: Record<string, string>): Promise<AuditPage> {
+    const url = `${base}?${new URLSearchParams(params)}`;
+    for (let attempt = 0; ; attempt++) {
+      await o.pacer.take(o.signal);
+      let res: Awaited<ReturnType<HttpClient['request']>>;
+      try {
+        res = await o.http.request({
+          url,
+          credential,
+          retry: false,
+          okStatuses: 'any',
+          what,
+          signal: o.signal,
+        });
+      } catch (err) {
+        if (o.signal?.aborted || err instanceof UnexpectedAnswerError || !(err instanceof NetworkError))
+          throw err;
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        await wait(backoff(attempt), 'the audit API could not be reached');
+        continue;
+      }
+      if (res.status === 200) return readPage(await res.json(PAGE_BYTES));
+      const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
+      if (BACKOFF_STATUSES.has(res.status) && attempt + 1 < MAX_ATTEMPTS) {
+        const told =
+          res.status === 429 ? retryAfter(res.headers['retry-after'], text, o.clock.now()) : undefined;
+        const ms = told === undefined ? backoff(attempt) : Math.min(told, MAX_RETRY_AFTER_MS);
+        await wait(ms, waitReason(res.status, text, told !== undefined));
+        continue;
+      }
+      const error = apiErrorFrom(res.status, text, { url: redacted(url), what });
+      if (res.status === 401 || res.status === 403)
+        throw new AuthError(error.message, { hint: AUDIT_HINT, cause: error });
+      throw error;
+    }
+  }
+
+  function readPage(body: unknown): AuditPage {
+    if (!isObject(body) || !Array.isArray(body.events)) throw unexpected('the answer has no "events" list');
+    if (typeof body.next_page_token !== 'string')
+      throw unexpected('the answer has no "next_page_token" string');
+    if (body.events.length > MAX_PAGE_EVENTS)
+      throw unexpected(`a page holds more than ${MAX_PAGE_EVENTS} events`);
+    for (const e of body.events) if (!isObject(e)) throw unexpected('an event is not a JSON object');
+    return { events: body.events as AuditEventObject[], next: body.next_page_token };
+  }
+
+  async function* pages(
+    query: AuditQuery,
+    range: { from?: Window['from']; to?: Window['to'] },
+    opts: ReadOptions = {},
+  ): AsyncGenerator<AuditEventObject[]> {
+    const filters = filterParams(query.filters);
+    const pageSize = String(Math.max(1, Math.min(opts.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE)));
+    const dedupe = new EdgeDedupe();
+    if (opts.seed) dedupe.seed(opts.seed.ms, opts.seed.ids);
+    for (const w of windows(range)) {
+      opts.onWindow?.(w);
+      const first: Record<string, string> = { ...filters, page_size: pageSize };
+      if (w.from) first.from = w.from.text;
+      if (w.to) first.to = w.to.text;
+      let token = '';
+      const seen = new Set<string>();
+      for (let n = 0; ; n++) {
+        const answer = await page(
+          token === '' ? first : { ...filters, page_size: pageSize, page_token: token },
+        );
+        const fresh: AuditEventObject[] = [];
+        for (const e of answer.events) {
+          const id = typeof e.audit_event_id === 'string' ? e.audit_event_id : undefined;
+          const at = typeof e.created_at === 'string' ? Date.parse(e.created_at) : Number.NaN;
+          if (!dedupe.seen(id, at)) fresh.push(e);
+        }
+        if (fresh.length > 0) yield fresh;
+        if (answer.next === '') break;
+        if (answer.next === token || seen.has(answer.next))
+          throw unexpected('a page points back to an earlier page');
+        if (n + 1 >= MAX_WINDOW_PAGES) throw unexpected(`a window goes on past ${MAX_WINDOW_PAGES} pages`);
+        // Only the last few tokens are kept: a loop longer than that is caught by the page cap.
+        if (seen.size > 64) seen.clear();
+        seen.add(answer.next);
+        token = answer.next;
+      }
+    }
+  }
+
+  return { org: o.org, baseUrl: o.baseUrl, page, pages };
+}
+
+/** Retry-After (seconds or a date), else the body's `retry_after_seconds`. */
+function retryAfter(header: string | undefined, text: string, now: number): number | undefined {
+  const fromHeader = retryAfterMs(header, now);
+  if (fromHeader !== undefined) return fromHeader;
+  try {
+    const body: unknown = JSON.parse(text);
+    if (isObject(body) && typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0)
+      return Math.round(body.retry_after_seconds * 1000);
+  } catch {
+    // A gateway's page: no delay in it.
+  }
+  return undefined;
+}
+
+function waitReason(status: number, text: string, told: boolean): string {
+  if (status !== 429) return `the audit API answered ${status}`;
+  let scope = '';
+  try {
+    const body: unknown = JSON.parse(text);
+    if (isObject(body) && typeof body.policy === 'string') scope = ` (${body.policy.slice(0, 40)})`;
+  } catch {
+    // No body to read.
+  }
+  return told
+    ? `the organization's audit API rate limit is reached${scope}`
+    : 'the audit API is rate limiting (no delay given, backing off)';
+}
+
+export function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The URL for messages: the page token is the cursor, not a secret, but long; it is cut. */
+function redacted(url: string): string {
+  return url.replace(/page_token=[^&]{16,}/, (m) => `${m.slice(0, 27)}…`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

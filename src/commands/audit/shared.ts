@@ -1,0 +1,176 @@
+// What the audit verbs share: their filter options, the audit API's address and credential, the
+// client (paced), and the stderr line that shows progress and waits.
+import type { Command } from 'commander';
+import type { AuditClient } from '../../api/audit.js';
+import type { FilterInput } from '../../audit/query.js';
+import { checkBaseUrl } from '../../config/values.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { escapeControl } from '../../output/escape.js';
+
+export const DEFAULT_AUDIT_URL = 'https://api.docker.com';
+
+export interface FilterFlags {
+  user?: string;
+  decision?: string;
+  mode?: string;
+  action?: string;
+  resource?: string;
+  agent?: string;
+  session?: string;
+  search?: string;
+  from?: string;
+  to?: string;
+  since?: string;
+  auditUrl?: string;
+  local?: string | boolean;
+}
+
+/** The filters every audit verb takes (and --audit-url). */
+export function addFilterOptions(cmd: Command, { range = true }: { range?: boolean } = {}): Command {
+  cmd
+    .option('--user <name>', 'only events of this user (exact)')
+    .option(
+      '--decision <decision>',
+      'allow, deny, approval-required, approval-allow, approval-deny (or AUDIT_DECISION_…)',
+    )
+    .option('--mode <mode>', 'enforcement mode: audit, warn or enforce')
+    .option('--action <type>', 'action type (network_egress, http_request, tool_invocation…)')
+    .option('--resource <prefix>', 'resource id prefix, case-insensitive (example.com:443, /home/dev)')
+    .option('--agent <name>', 'only events of this agent (exact)')
+    .option('--session <id>', 'only events of this audit session')
+    .option('--search <text>', 'text search over user, action type, decision and event type (3–256 bytes)');
+  if (range)
+    cmd
+      .option('--from <time>', 'oldest event: RFC 3339, or a duration ago (7d, 36h); inclusive')
+      .option('--to <time>', 'newest event: RFC 3339, or a duration ago; inclusive (default now)')
+      .option('--since <time>', 'the same as --from');
+  return cmd.option(
+    '--audit-url <url>',
+    `audit API base address (env HUBCTL_AUDIT_URL, profile audit-url; default ${DEFAULT_AUDIT_URL})`,
+  );
+}
+
+export function filterInput(o: FilterFlags): FilterInput {
+  const { auditUrl: _a, local: _l, ...rest } = o;
+  return rest;
+}
+
+/** `--audit-url` > HUBCTL_AUDIT_URL > profile `audit-url` > https://api.docker.com. */
+export async function auditUrl(ctx: Context, flag: string | undefined): Promise<string> {
+  if (flag !== undefined) return checkBaseUrl(flag, '--audit-url');
+  if (ctx.env.HUBCTL_AUDIT_URL) return checkBaseUrl(ctx.env.HUBCTL_AUDIT_URL, 'HUBCTL_AUDIT_URL');
+  const settings = await ctx.settings();
+  const { openConfigReader } = await import('../../config/read.js');
+  const stored = (openConfigReader(ctx.configDir()).getProfile(settings.profile) as Record<string, string>)[
+    'audit-url'
+  ];
+  if (stored) return checkBaseUrl(stored, `audit-url of profile "${settings.profile}"`);
+  return DEFAULT_AUDIT_URL;
+}
+
+/** The stderr line: progress redrawn in place on a terminal; notices (waits) on lines of their own. */
+export interface StatusLine {
+  notice(text: string): void;
+  /** Shown only on a terminal, redrawn at most a few times a second. */
+  progress(text: () => string): void;
+  /** Clears the progress line (before data goes to a terminal, or at the end). */
+  clear(): void;
+}
+
+export function statusLine(ctx: Context): StatusLine {
+  const quiet = ctx.globals.quiet;
+  const tty = ctx.io.stderrIsTTY && !quiet;
+  let shown = false;
+  let last = 0;
+  const clear = () => {
+    if (shown) ctx.io.stderr.write('\r\u001b[K');
+    shown = false;
+  };
+  return {
+    notice(text) {
+      if (quiet) return;
+      clear();
+      ctx.io.stderr.write(`hubctl: ${escapeControl(text)}\n`);
+    },
+    progress(text) {
+      if (!tty) return;
+      const now = Date.now();
+      if (now - last < 200) return;
+      last = now;
+      const columns = Math.max(20, (ctx.io.columns ?? 80) - 1);
+      ctx.io.stderr.write(`\r\u001b[K${escapeControl(text()).slice(0, columns)}`);
+      shown = true;
+    },
+    clear,
+  };
+}
+
+/** The audit client for the organization, paced, with its credential bound to the audit origin. */
+export async function openAuditClient(
+  ctx: Context,
+  opts: { auditUrl?: string; status: StatusLine },
+): Promise<AuditClient> {
+  const baseUrl = await auditUrl(ctx, opts.auditUrl);
+  const org = await ctx.org();
+  const [
+    { createAuditClient, formatWait },
+    { Pacer, DEFAULT_PACE, paceFromEnv },
+    { resolveAuditCredential },
+  ] = await Promise.all([
+    import('../../api/audit.js'),
+    import('../../audit/pacer.js'),
+    import('../../auth/audit-credential.js'),
+  ]);
+  const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
+  const settings = await ctx.settings();
+  const credential = await resolveAuditCredential({
+    env: ctx.env,
+    stored: async () => {
+      const { openConfigReader } = await import('../../config/read.js');
+      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, new URL(baseUrl).origin);
+    },
+    hub: async () => (await ctx.credentials()).hub(),
+  });
+  const pacer = new Pacer(ctx.clock, pace, (ms) => {
+    opts.status.notice(
+      `pacing: this run keeps to ${pace.perMinute} audit requests a minute (the organization shares 100): waiting ${formatWait(ms)}`,
+    );
+  });
+  return createAuditClient({
+    http: await ctx.http(),
+    clock: ctx.clock,
+    baseUrl,
+    org,
+    secret: credential.secret,
+    pacer,
+    signal: ctx.signal,
+    notice: (text) => opts.status.notice(text),
+  });
+}
+
+/** A stored audit token is kept for one profile and one audit origin; another origin never gets it. */
+function storedAuditToken(
+  reader: { auditCredential?(profile: string): { secret?: string; origin?: string } | undefined },
+  profile: string,
+  origin: string,
+): { secret: string; source: string } | undefined {
+  const entry = reader.auditCredential?.(profile);
+  if (!entry?.secret) return undefined;
+  if (entry.origin !== origin) {
+    throw new UsageError(
+      `the stored audit token of profile "${profile}" is for ${entry.origin}; hubctl does not send it to ${origin}`,
+      { hint: 'Drop --audit-url, or store a token for this address with `hubctl auth login --audit`.' },
+    );
+  }
+  return { secret: entry.secret, source: `stored audit token of profile "${profile}"` };
+}
+
+/** `--limit`: a whole number, 0 for no limit. */
+export function limitOption(value: string): number {
+  if (!/^\d{1,9}$/.test(value))
+    throw new UsageError(
+      `--limit must be a whole number (0 for no limit), not ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  return Number(value);
+}
