@@ -60,7 +60,8 @@ export function useCompileCache(
       const tmp = `${file}.${tmpSuffix}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        // Created new (O_EXCL): never written through a symlink planted at the temporary name.
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         renameSync(tmp, file);
       } catch {
         rmSync(tmp, { force: true });
