@@ -3,7 +3,7 @@ _hubctl() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cword=$COMP_CWORD
   local -a cwords=("${COMP_WORDS[@]}")
   local cmdpath="" w i k next found skip=0
-  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "audit" "audit list" "audit export" "audit summary" "audit tail" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
+  local -a known=("" "policy" "policy list" "policy get" "policy create" "policy update" "policy delete" "policy eval" "policy lint" "policy export" "policy diff" "policy apply" "policy schema" "rule" "rule list" "rule add" "rule update" "rule delete" "team" "team list" "team get" "token" "token create" "token list" "token get" "token activate" "token deactivate" "token delete" "token rotate" "image" "image inspect" "image digest" "image tags" "image catalog" "image list" "image pull" "image push" "image copy" "image delete" "engine" "engine version" "engine info" "audit" "audit list" "audit export" "audit summary" "audit tail" "auth" "auth login" "auth logout" "auth status" "auth token" "config" "config list" "config get" "config set" "config unset" "completion")
   for ((i = 1; i < cword; i++)); do
     w="${cwords[i]}"
     if ((skip)); then skip=0; continue; fi
@@ -16,7 +16,7 @@ _hubctl() {
   done
   local cands=""
   case "$cmdpath" in
-    "") cands="policy rule token image engine audit auth config completion --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "") cands="policy rule team token image engine audit auth config completion --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy") cands="list get create update delete eval lint export diff apply schema --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "policy get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
@@ -34,6 +34,9 @@ _hubctl() {
     "rule add") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule update") cands="--name --action --resource --http-resource --decision --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "rule delete") cands="--yes -y --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q" ;;
+    "team") cands="list get --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "team list") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
+    "team get") cands="--version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token") cands="create list get activate deactivate delete rotate --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token create") cands="--label --scope --expires --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;
     "token list") cands="--page --page-size --all --expiring --version -V --json --org --profile --base-url --governance-url --ca-file --plain-http --engine-host --debug --no-color --quiet -q --yes -y" ;;

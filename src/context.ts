@@ -8,6 +8,7 @@ import type { AccessTokenClient } from './api/access-tokens.js';
 import type { EngineClient } from './api/engine/client.js';
 import type { GovernanceClient } from './api/governance.js';
 import type { RegistryClient } from './api/registry/client.js';
+import type { TeamDirectory } from './api/teams.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
@@ -50,6 +51,8 @@ export interface Context {
   hubSession(): Promise<HubSession>;
   accessTokens(): Promise<AccessTokenClient>;
   governance(): Promise<GovernanceClient>;
+  /** The teams of --org, read once per run when first needed (names ↔ UUIDs). */
+  teams(): Promise<TeamDirectory>;
   /** The container engine at --engine-host or DOCKER_HOST; the API version is negotiated on first use. */
   engine(): Promise<EngineClient>;
   /** OCI registries: credentials from the chain, tokens per registry and scope. */
@@ -137,8 +140,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       debug: globals.debug ? debug : undefined,
       dispatcher: engineDispatcher(address.transport),
       retryBaseMs: deps.retryBaseMs,
+      timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT),
     });
-    return createEngineClient({ http, address, pinned });
+    return createEngineClient({ http, address, pinned, timeoutMs: httpTimeoutMs(env.HUBCTL_HTTP_TIMEOUT) });
   });
   const credentials = memo(async () => {
     const { createCredentialChain } = await import('./auth/chain.js');
@@ -148,7 +152,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
   const hubSession = memo(async () => {
     const { createHubSession } = await import('./auth/hub-session.js');
     const { createJwtCache } = await import('./auth/jwt-cache.js');
-    const { readJwtCacheFile } = await import('./config/read.js');
+    const { readJwtCacheFile, readJwtMacKey } = await import('./config/read.js');
     const chain = await credentials();
     const { profile, baseUrl, governanceUrl } = await settings();
     // HUBCTL_JWT_CACHE=off keeps JWTs in memory only (and is the bench's baseline).
@@ -157,8 +161,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
         ? undefined
         : createJwtCache({
             profile,
-            origin: new URL(baseUrl).origin,
+            baseUrl,
             read: () => readJwtCacheFile(configDir()),
+            macKey: () => readJwtMacKey(configDir()),
             writer: config,
             debug,
           });
@@ -168,7 +173,6 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       baseUrl,
       alsoTrusted: [new URL(governanceUrl).origin],
       credential: chain.hub,
-      account: chain.hubAccount,
       cache,
     });
   });
@@ -225,6 +229,11 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       const { createGovernanceClient } = await import('./api/governance.js');
       const orgName = await org();
       return createGovernanceClient(await hubSession(), (await settings()).governanceUrl, orgName);
+    }),
+    teams: memo(async () => {
+      const { createTeamClient, TeamDirectory } = await import('./api/teams.js');
+      const orgName = await org();
+      return new TeamDirectory(createTeamClient(await hubSession(), (await settings()).baseUrl, orgName));
     }),
     registry,
   };

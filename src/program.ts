@@ -27,6 +27,11 @@ export const GROUPS: CommandGroup[] = [
     load: () => import('./commands/rule/index.js'),
   },
   {
+    name: 'team',
+    description: 'List the teams of the organization (names for --team and scope.teams)',
+    load: () => import('./commands/team/index.js'),
+  },
+  {
     name: 'token',
     description: 'Manage personal access tokens',
     load: () => import('./commands/token/index.js'),

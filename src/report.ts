@@ -2,6 +2,7 @@
 // A user sees one plain sentence; --debug adds the stack. Loaded by src/cli.ts only when a run
 // ends through an error (or commander's --help), so that the paths that succeed never load it.
 import { ExitCode, exitCodeFor, HubctlError } from './errors.js';
+import { filesystemError, isSystemError } from './files/safe-open.js';
 import { escapeControl, escapeLines, safeJson } from './output/escape.js';
 import type { IO } from './output/io.js';
 
@@ -19,7 +20,9 @@ function isCommanderError(err: unknown): err is CommanderLikeError {
   );
 }
 
-export function report(err: unknown, io: IO, mode: { json: boolean; debug: boolean }): number {
+export function report(thrown: unknown, io: IO, mode: { json: boolean; debug: boolean }): number {
+  // A file system's refusal that no layer named: still one sentence with the path, never "unexpected".
+  const err = !(thrown instanceof HubctlError) && isSystemError(thrown) ? filesystemError(thrown) : thrown;
   if (isCommanderError(err)) {
     // --help and --version end through the same path as errors.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {

@@ -3,31 +3,16 @@
 import type { HubSession } from '../auth/hub-session.js';
 import { ApiError, AuthError } from '../errors.js';
 import { nextPageUrl, paginate } from '../http/paginate.js';
-import { readAnswer } from './answer.js';
-import { AccessTokenAnswer, AccessTokenPageAnswer, CreatedAccessTokenAnswer } from './schemas.js';
+import { pathSegment, readAnswer } from './answer.js';
+import {
+  type AccessToken,
+  AccessTokenAnswer,
+  type AccessTokenPage,
+  AccessTokenPageAnswer,
+  CreatedAccessTokenAnswer,
+} from './schemas.js';
 
-export interface AccessToken {
-  uuid: string;
-  client_id?: string;
-  token_label: string;
-  scopes: string[];
-  token?: string;
-  is_active: boolean;
-  created_at: string;
-  expires_at?: string | null;
-  last_used?: string | null;
-  generated_by?: string;
-  creator_ip?: string;
-  creator_ua?: string;
-}
-
-export interface AccessTokenPage {
-  active_count?: number;
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: AccessToken[];
-}
+export type { AccessToken, AccessTokenPage } from './schemas.js';
 
 export interface CreateAccessTokenRequest {
   token_label: string;
@@ -110,7 +95,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
     get: (uuid) =>
       call(`reading access token ${uuid}`, async () => {
         const res = await session.request({
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           what: `reading access token ${uuid}`,
         });
         return readAnswer(res, AccessTokenAnswer, `reading access token ${uuid}`);
@@ -119,7 +104,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       call(`updating access token ${uuid}`, async () => {
         const res = await session.request({
           method: 'PATCH',
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           json: patch,
           what: `updating access token ${uuid}`,
         });
@@ -129,7 +114,7 @@ export function createAccessTokenClient(session: HubSession, baseUrl: string): A
       call(`deleting access token ${uuid}`, async () => {
         const res = await session.request({
           method: 'DELETE',
-          url: `${root}/${encodeURIComponent(uuid)}`,
+          url: `${root}/${pathSegment(uuid)}`,
           what: `deleting access token ${uuid}`,
         });
         await res.dump();

@@ -82,3 +82,18 @@ function describeValue(value: unknown): string {
   if (typeof value === 'string') return 'a string';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/** What an id from a server may be before it goes into a URL path (src/api/schemas.ts). */
+export const ID_TEXT = /^(?!\.\.?$)[A-Za-z0-9._~:-]{1,256}$/;
+
+/**
+ * An id as one URL path segment, percent-encoded. Ids from servers were checked against ID_TEXT
+ * and ids from the command line by their own grammar; this is the last guard: `.` and `..` would
+ * move the request to another path, so they never reach a URL.
+ */
+export function pathSegment(id: string): string {
+  if (id === '' || id === '.' || id === '..') {
+    throw new UnexpectedAnswerError(`the id "${id}" cannot go into a URL path`);
+  }
+  return encodeURIComponent(id);
+}

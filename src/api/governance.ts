@@ -14,7 +14,7 @@ import {
 } from '../errors.js';
 import { collect, paginate } from '../http/paginate.js';
 import type { CedarV1, HttpResource, Policy, PolicySummary, Rule } from '../policy/index.js';
-import { readAnswer, type v } from './answer.js';
+import { pathSegment, readAnswer, type v } from './answer.js';
 import { MAX_POLICIES, MAX_RULES } from './limits.js';
 import {
   PolicyAnswer,
@@ -104,9 +104,9 @@ export function createGovernanceClient(
   org: string,
 ): GovernanceClient {
   const policies = `${governanceUrl}/orgs/${encodeURIComponent(org)}/governance/policies`;
-  const policyUrl = (id: string) => `${policies}/${encodeURIComponent(id)}`;
+  const policyUrl = (id: string) => `${policies}/${pathSegment(id)}`;
   const ruleUrl = (id: string, ruleId?: string) =>
-    `${policyUrl(id)}/rules${ruleId === undefined ? '' : `/${encodeURIComponent(ruleId)}`}`;
+    `${policyUrl(id)}/rules${ruleId === undefined ? '' : `/${pathSegment(ruleId)}`}`;
   const orgNotFound = `org ${org}`;
 
   // Reads that meet a 500 are retried by the HTTP layer; writes are sent once. Every answer is

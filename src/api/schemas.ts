@@ -2,13 +2,61 @@
 // service) documents them: the governance API, access tokens, the token exchange. Objects are
 // loose: fields of newer API versions (`http_resources`, `cedar_v1`, `next_page_token`, …) pass
 // through as they came, while every field hubctl reads is checked. Types say what hubctl relies on.
-import type { AccessToken, AccessTokenPage } from './access-tokens.js';
-import { object, v } from './answer.js';
-import type { GovPolicy, GovPolicySummary, GovRule } from './governance.js';
+// The wire types live here, beside their schemas, and the clients re-export them: a client imports
+// its schemas, so a schema file that imported the clients' types would close an import loop.
+import type {
+  Policy as GovPolicy,
+  PolicySummary as GovPolicySummary,
+  Rule as GovRule,
+} from '../policy/index.js';
+import { ID_TEXT, object, v } from './answer.js';
+
+export interface AccessToken {
+  uuid: string;
+  client_id?: string;
+  token_label: string;
+  scopes: string[];
+  token?: string;
+  is_active: boolean;
+  created_at: string;
+  expires_at?: string | null;
+  last_used?: string | null;
+  generated_by?: string;
+  creator_ip?: string;
+  creator_ua?: string;
+}
+
+export interface AccessTokenPage {
+  active_count?: number;
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: AccessToken[];
+}
+
+export interface Team {
+  uuid: string;
+  name: string;
+  id?: number;
+  description?: string | null;
+  member_count?: number | null;
+  role?: string | null;
+}
 
 const text = v.string();
-/** Ids go into URLs and tables: an empty one is as wrong as a missing one. */
-const id = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
+/**
+ * Ids go into URL paths and tables: letters, digits and `. _ ~ : -` (nothing a path or a terminal
+ * reads otherwise: no `/`, `%`, `?`, `#`, `\`, space or control character), never `.` or `..`,
+ * at most 256. An empty one is as wrong as a missing one.
+ */
+const id = v.pipe(
+  v.string(),
+  v.minLength(1, 'expected a non-empty string'),
+  v.regex(
+    ID_TEXT,
+    'an id must be 1 to 256 letters, digits, ".", "_", "~", ":" or "-", and not "." or ".." (ids go into URL paths)',
+  ),
+);
 const strings = v.array(v.string());
 
 // ---- governance -------------------------------------------------------------------------------
@@ -106,3 +154,21 @@ export const TokenExchangeAnswer = v.pipe(
   v.check((b) => Boolean(b.access_token || b.token), 'no token in access_token or token'),
   v.transform((b) => (b.access_token || b.token) as string),
 );
+
+// ---- teams (the hub's groups) -----------------------------------------------------------------
+
+const team = object({
+  uuid: v.pipe(v.string(), v.minLength(1, 'expected a non-empty string')),
+  name: v.string(),
+  id: v.optional(v.number()),
+  description: v.nullish(v.string()),
+  member_count: v.nullish(v.number()),
+  role: v.nullish(v.string()),
+});
+export const TeamAnswer = team as v.GenericSchema<unknown, Team>;
+export const TeamPageAnswer = object({
+  count: v.optional(v.number()),
+  next: v.nullish(v.string(), null),
+  previous: v.nullish(v.string(), null),
+  results: v.array(TeamAnswer),
+}) as v.GenericSchema<unknown, { count?: number; next: string | null; results: Team[] }>;

@@ -30,8 +30,6 @@ export interface Credential {
 export interface CredentialChain {
   /** The hub account's credential, or undefined when no source has one. */
   hub(): Promise<Credential | undefined>;
-  /** The hub account and its source without the secret: no credential helper runs (JWT cache key). */
-  hubAccount(): Promise<{ username: string; source: string } | undefined>;
   /** Credentials for a registry host (`host[:port]`); Docker Hub's registry uses the hub chain. */
   registry(host: string): Promise<Credential | undefined>;
   /** Every registry credential there is, in the order the chain consults them; no secret. */
@@ -143,13 +141,6 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     return dockerCredential(env, host, deps.helperRunner);
   }
 
-  async function hubAccount(): Promise<{ username: string; source: string } | undefined> {
-    if (env.HUBCTL_TOKEN && settings.username) return { username: settings.username, source: envSource };
-    const stored = env.HUBCTL_TOKEN ? undefined : deps.store().hubCredential(settings.profile);
-    if (stored) return { username: stored.username, source: hubSource() };
-    return hub();
-  }
-
   async function listRegistries(): Promise<ListedCredential[]> {
     const docker = await listDockerCredentials(env, deps.helperRunner);
     const fromEnv = docker.filter((c) => c.source === 'DOCKER_AUTH_CONFIG');
@@ -170,5 +161,5 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     return [...fromEnv, ...stored, ...docker.filter((c) => c.source !== 'DOCKER_AUTH_CONFIG')];
   }
 
-  return { hub, hubAccount, registry, listRegistries };
+  return { hub, registry, listRegistries };
 }

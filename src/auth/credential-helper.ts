@@ -9,6 +9,8 @@ import { HubctlError } from '../errors.js';
 /** The answer of a helper is a few hundred bytes; anything past this is not one. */
 export const HELPER_OUTPUT_CAP = 64 * 1024;
 export const HELPER_TIMEOUT_MS = 10_000;
+/** After a helper exits, how long its output may still take to drain from its pipes. */
+const EXIT_GRACE_MS = 250;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A credential helper that is missing, failed, hung or answered nonsense (exit 1). */
@@ -116,11 +118,24 @@ export function runHelper(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failure: CredentialHelperError | undefined;
+    let settled = false;
     const child = spawn(program, [verb], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const finish = (err: CredentialHelperError | undefined, output?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(output ?? '');
+    };
+    // A hung or flooding helper is killed and its pipes closed at once: its own children (`gpg`
+    // under `pass`) may hold them open long after it died, and nothing more is read from them.
     const stop = (err: CredentialHelperError) => {
-      failure ??= err;
       child.kill('SIGKILL');
+      child.stdout.destroy();
+      child.stderr.destroy();
+      child.stdin.destroy();
+      child.unref();
+      finish(err);
     };
     const timer = setTimeout(
       () => stop(new CredentialHelperError(`${program} ${verb} did not answer within ${timeoutMs / 1000} s`)),
@@ -137,8 +152,7 @@ export function runHelper(
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
+      finish(
         err.code === 'ENOENT'
           ? new CredentialHelperError(`${program} was not found on the PATH`, {
               hint: 'Install it, choose another credential-store, or pass --insecure-storage to keep the secret in hubctl’s own file.',
@@ -146,17 +160,26 @@ export function runHelper(
           : new CredentialHelperError(`${program} could not be started: ${err.message}`),
       );
     });
-    child.on('close', (code) => {
-      clearTimeout(timer);
+    const done = (code: number | null) => {
       let output = Buffer.concat(chunks).toString('utf8');
       if (secret) output = output.split(secret).join('[secret]');
-      if (failure) return reject(failure);
       if (code !== 0) {
-        return reject(
+        return finish(
           new HelperExit(`${program} ${verb} failed (exit ${code}): ${firstLine(output)}`, output),
         );
       }
-      resolve(output);
+      finish(undefined, output);
+    };
+    child.on('close', done);
+    // The helper exited but a child of its own still holds its pipes: what it wrote has arrived
+    // within a moment; the pipes are then closed rather than waited on.
+    child.on('exit', (code) => {
+      setTimeout(() => {
+        if (settled) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        done(code);
+      }, EXIT_GRACE_MS).unref();
     });
     // A helper that exits without reading its input must not crash us with EPIPE.
     child.stdin.on('error', () => {});

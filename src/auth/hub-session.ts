@@ -36,9 +36,10 @@ export interface HubSessionDeps {
    */
   alsoTrusted?: readonly string[];
   credential: () => Promise<Credential | undefined>;
-  /** Who would be signed in, without the secret (for the cache key); defaults to credential(). */
-  account?: () => Promise<{ username: string; source: string } | undefined>;
-  /** Keeps JWTs between runs (a 401 drops the stored one); absent, they live as long as the process. */
+  /**
+   * Keeps JWTs between runs, each found only by the secret it was exchanged from (a 401 drops the
+   * stored one); absent, they live as long as the process.
+   */
   cache?: JwtCache;
 }
 
@@ -74,8 +75,18 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
   let cached: { jwt: string; expiresAt: number; account: string; fromCache: boolean } | undefined;
   let pending: Promise<string> | undefined;
 
+  // Looked up once a run (a credential helper runs once), found or not; a failed lookup is not kept.
+  let lookup: Promise<Credential | undefined> | undefined;
+  const lookUp = () => {
+    lookup ??= deps.credential();
+    lookup.catch(() => {
+      lookup = undefined;
+    });
+    return lookup;
+  };
+
   async function credential(): Promise<Credential> {
-    const cred = await deps.credential();
+    const cred = await lookUp();
     if (!cred) {
       throw new AuthError('you are not logged in', {
         hint: 'Run `hubctl auth login`, or set HUBCTL_USERNAME and HUBCTL_TOKEN.',
@@ -88,9 +99,11 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
 
   async function stored(): Promise<string | undefined> {
     if (!deps.cache) return undefined;
-    const who = await (deps.account ?? deps.credential)();
+    // The secret itself (a helper is asked for it): the cache finds a JWT by its keyed hash only,
+    // so a changed secret is never answered with the old one's JWT.
+    const who = await lookUp();
     if (!who) return undefined;
-    const entry = deps.cache.get(who.username, who.source);
+    const entry = await deps.cache.get(who);
     if (!entry || !usable(entry.expiresAt)) return undefined;
     cached = { jwt: entry.jwt, expiresAt: entry.expiresAt, account: who.username, fromCache: true };
     return entry.jwt;
@@ -101,7 +114,7 @@ export function createHubSession(deps: HubSessionDeps): HubSession {
     const jwt = await exchangeToken(deps.http, deps.baseUrl, cred);
     const expiresAt = jwtExpiry(jwt) ?? deps.clock.now() + DEFAULT_LIFETIME_MS;
     cached = { jwt, expiresAt, account: cred.username, fromCache: false };
-    await deps.cache?.put({ jwt, expiresAt, account: cred.username, source: cred.source });
+    await deps.cache?.put(cred, { jwt, expiresAt });
     return jwt;
   }
 

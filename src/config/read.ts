@@ -1,7 +1,7 @@
 // Reading the config directory: plain JSON files, read on every lookup (they are small), without a
 // lock (writers replace them atomically, so a reader sees the old file or the new one).
 // Writes go through store.ts, under a lock; these files are plain JSON.
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ProfileKey, StoredEntry } from './store.js';
@@ -51,15 +51,68 @@ export function openConfigReader(dir: string): ConfigReader {
   };
 }
 
+/** The JWT cache is small; a bigger file is not read (it reads as corrupt and is written afresh). */
+const MAX_JWT_CACHE_BYTES = 1024 * 1024;
+
 /**
  * The JWT cache file as plain JSON (read on every network command, so no conf): undefined when
- * there is none, `{ corrupt }` when it cannot be parsed, never an exception.
+ * there is none, `{ corrupt }` when it cannot be parsed, `{ exposed }` when others could read it
+ * (it is set back to 0600 here; its JWTs may have been read, so they are not used), never an
+ * exception. Symbolic links are not followed.
  */
-export function readJwtCacheFile(dir: string): { value?: unknown; corrupt?: string } {
+export function readJwtCacheFile(dir: string): { value?: unknown; corrupt?: string; exposed?: boolean } {
+  const path = join(dir, 'jwt-cache.json');
+  let fd: number;
   try {
-    return { value: JSON.parse(readFileSync(join(dir, 'jwt-cache.json'), 'utf8')) };
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     return { corrupt: (err as Error).message };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { corrupt: 'it is not a regular file' };
+    if ((stat.mode & 0o077) !== 0) {
+      try {
+        chmodSync(path, 0o600);
+      } catch {
+        // Emptying it (the caller) rewrites it with mode 0600 anyway.
+      }
+      return { exposed: true };
+    }
+    if (stat.size > MAX_JWT_CACHE_BYTES) return { corrupt: `it is larger than ${MAX_JWT_CACHE_BYTES} bytes` };
+    return { value: JSON.parse(readFileSync(fd, 'utf8')) };
+  } catch (err) {
+    return { corrupt: (err as Error).message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const JWT_MAC_KEY_FILE = 'jwt-cache.key';
+
+/**
+ * The JWT cache's HMAC key: 32 bytes written as 64 hex digits. Undefined when there is none, or the
+ * file is not a regular file of the owner's alone (mode 0600), or holds anything else: a new key is
+ * then made by the next write.
+ */
+export function readJwtMacKey(dir: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, JWT_MAC_KEY_FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || (stat.mode & 0o077) !== 0) return undefined;
+    const buf = Buffer.alloc(80);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('latin1');
+    return /^[0-9a-f]{64}\n?$/.test(text) ? Buffer.from(text.slice(0, 64), 'hex') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

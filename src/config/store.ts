@@ -2,12 +2,13 @@
 // config dir): config.json and credentials.json. Every change is a read-modify-write under the
 // file's lock (files/lock.ts), written atomically (temp file, fsync, rename); credentials.json with
 // mode 0600, the directory 0700 (tightened when it exists wider).
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../files/atomic.js';
 import { withLockSync } from '../files/lock.js';
-import { readJson, readJwtCacheFile } from './read.js';
+import { JWT_MAC_KEY_FILE, readJson, readJwtCacheFile, readJwtMacKey } from './read.js';
 import { assertProfileName } from './values.js';
 
 /** The keys a profile may hold, with what each means (shown by `config list --help`). */
@@ -51,7 +52,10 @@ export interface CachedJwtEntry {
   expiresAt: number;
   profile: string;
   account: string;
-  origin: string;
+  /** The hub's base URL: origin and base path. */
+  baseUrl: string;
+  /** HMAC-SHA256 of the secret it was exchanged from, under jwt-cache.key (src/auth/jwt-cache.ts). */
+  secretMac: string;
   /** Where the exchanged secret came from (a JWT of another source is not reused). */
   source: string;
 }
@@ -84,6 +88,8 @@ export interface ConfigStore {
   setCachedJwt(key: string, entry: CachedJwtEntry): void;
   /** Removes the entries whose key matches; returns how many went. */
   deleteCachedJwts(match: (key: string) => boolean): number;
+  /** The JWT cache's HMAC key (jwt-cache.key, 0600): made, under its lock, when there is none fit to use. */
+  jwtMacKey(): Buffer;
 }
 
 const MODES: Record<FileName, number> = { config: 0o644, credentials: 0o600, 'jwt-cache': 0o600 };
@@ -192,6 +198,19 @@ export function openConfigStore(dir: string): ConfigStore {
         return gone > 0;
       });
       return gone;
+    },
+    jwtMacKey() {
+      prepareDir(dir);
+      const path = join(dir, JWT_MAC_KEY_FILE);
+      return withLockSync(path, () => {
+        const existing = readJwtMacKey(dir);
+        if (existing) return existing;
+        // A new key (the old one missing, unreadable or readable by others): every entry hashed
+        // under the old one simply stops being found.
+        const key = randomBytes(32);
+        writeFileAtomicSync(path, `${key.toString('hex')}\n`, 0o600);
+        return key;
+      });
     },
   };
 }

@@ -18,8 +18,9 @@ const MAX_URL = 2048;
 
 /** An http(s) base address without credentials, query or fragment; returned without a final slash. */
 export function checkBaseUrl(value: string, from: string): string {
+  // The value is shown with any user name and password replaced: a refusal must not print them.
   const refuse = (why: string) =>
-    new UsageError(`${from} ${JSON.stringify(clip(value))} ${why}`, {
+    new UsageError(`${from} ${JSON.stringify(clip(redactUserinfo(value)))} ${why}`, {
       hint: 'Write an http:// or https:// address, such as https://hub.docker.com.',
     });
   if (value.length > MAX_URL) throw refuse(`is longer than ${MAX_URL} characters`);
@@ -31,9 +32,27 @@ export function checkBaseUrl(value: string, from: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw refuse('is not an http:// or https:// address');
-  if (url.username || url.password) throw refuse('carries a user name or password: log in with `auth login`');
+  if (url.username || url.password || hasUserinfo(value))
+    throw refuse('carries a user name or password: log in with `auth login`');
   if (url.search || url.hash) throw refuse('has a query or fragment: give the base address only');
   return value.replace(/\/+$/, '');
+}
+
+/**
+ * Where a URL-like text would carry userinfo: after `scheme:` and its slashes, everything up to the
+ * last `@` before the authority ends (`/`, `\\`, `?`, `#`). The WHATWG parser takes the last `@`
+ * too, so `http://a:b@c@host` is user `a`, password `b@c`. Works on text that does not parse.
+ */
+const USERINFO = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/;
+
+/** Whether an address carries a user name or password (`scheme://user:password@host`). */
+export function hasUserinfo(value: string): boolean {
+  return USERINFO.test(value);
+}
+
+/** The address with its user name and password replaced by `***`, for messages. */
+export function redactUserinfo(value: string): string {
+  return value.replace(USERINFO, '$1***@');
 }
 
 /** Organization names: letters, digits, `.`, `_`, `-`, 1–255 characters (they go into URL paths). */

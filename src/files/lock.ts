@@ -93,16 +93,21 @@ function pause(attempt: number, deadline: number, file: string, lock: string): n
   return Math.min(left, Math.min(5 * 2 ** Math.min(attempt, 4), 80) * (0.5 + Math.random()));
 }
 
-/** Creates the lock file; its content when taken, undefined when another run holds it. */
+/**
+ * Creates the lock file; its content when taken, undefined when another run holds it. A stale lock
+ * (its run is gone) is broken and taken in the same call: a run that finds a dead run's lock
+ * (a download's, after SIGKILL) takes it over at once rather than on some later try.
+ */
 function tryTake(lock: string, staleMs: number): string | undefined {
   const mine = `${pid} ${hostname()} ${Date.now()} ${randomBytes(4).toString('hex')}`;
-  let fd: number;
-  try {
-    fd = openSync(lock, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    breakIfStale(lock, staleMs);
-    return undefined;
+  let fd: number | undefined;
+  for (let attempt = 0; fd === undefined; attempt++) {
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (attempt > 0 || !breakIfStale(lock, staleMs)) return undefined;
+    }
   }
   try {
     writeSync(fd, mine);
@@ -117,18 +122,21 @@ function release(lock: string, mine: string): void {
   if (readOrUndefined(lock) === mine) unlinkQuietly(lock);
 }
 
-function breakIfStale(lock: string, staleMs: number): void {
+/** Breaks the lock when its run is gone or it is too old; whether it was broken (and may be taken now). */
+function breakIfStale(lock: string, staleMs: number): boolean {
   const seen = readOrUndefined(lock);
-  if (seen === undefined || !isStale(lock, seen, staleMs)) return;
+  if (seen === undefined || !isStale(lock, seen, staleMs)) return false;
   // Move it aside first: of two runs breaking the same lock, one renames it and the other fails.
   const aside = `${lock}.stale-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(lock, aside);
   } catch {
-    return;
+    return false;
   }
   // A fresh lock taken between our read and our rename goes back (link fails if one exists now).
+  let broken = true;
   if (readOrUndefined(aside) !== seen) {
+    broken = false;
     try {
       linkSync(aside, lock);
     } catch {
@@ -136,6 +144,7 @@ function breakIfStale(lock: string, staleMs: number): void {
     }
   }
   unlinkQuietly(aside);
+  return broken;
 }
 
 function isStale(lock: string, content: string, staleMs: number): boolean {

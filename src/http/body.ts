@@ -1,6 +1,6 @@
 // Reading an answer's body into memory, always with a cap: past it, reading stops and the
 // connection is dropped, so a hostile or broken server cannot grow the process.
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 
 /**
  * JSON documents: 16 MiB. The largest one hubctl reads is a registry's tag list, which distribution
@@ -78,4 +78,43 @@ export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;
+}
+
+/**
+ * A stream that must keep moving: when fewer than `minBytes` arrive in a window of `windowMs` while
+ * its reader is waiting (a stall, or a drip of a byte a second), it is destroyed with `error()`. A
+ * reader that is itself slow (the buffer full) is not taken for a stall.
+ */
+export function watchProgress(
+  body: Readable,
+  opts: { windowMs: number; minBytes: number; error: () => Error },
+): Readable {
+  let seen = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  const timer = setInterval(() => {
+    const readerWaiting = out.readableLength < out.readableHighWaterMark;
+    if (seen < opts.minBytes && readerWaiting) {
+      const err = opts.error();
+      out.destroy(err);
+      body.destroy(err);
+    }
+    seen = 0;
+  }, opts.windowMs);
+  const stop = () => clearInterval(timer);
+  out.once('close', () => {
+    stop();
+    if (!body.destroyed) body.destroy();
+  });
+  out.once('end', stop);
+  body.once('error', (err) => out.destroy(err));
+  body.once('close', () => {
+    if (!body.readableEnded && !out.destroyed) out.destroy(opts.error());
+  });
+  body.pipe(out);
+  return out;
 }

@@ -2,7 +2,8 @@
 // with the CA of --ca-file. undici's index also loads fetch, WebSocket, caches and mocks (~60 ms of
 // every network command's start-up on a 2-core machine): only the modules used are loaded, by path
 // (types in undici-parts.d.ts).
-import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -95,13 +96,51 @@ function proxyModules() {
 
 /** An explicit `ca` replaces Node's store: keep the public roots and NODE_EXTRA_CA_CERTS too. */
 function caBundle(caFile: string, env: Record<string, string | undefined>): string[] {
-  let extra: string;
+  return [...rootCertificates, ...nodeExtraCerts(env), readCaFile(caFile)];
+}
+
+/** A CA bundle is small; the system's whole store is about 200 KiB. */
+const MAX_CA_FILE = 16 * 1024 * 1024;
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/**
+ * The --ca-file: a regular file of PEM certificates, each of which parses, checked before any
+ * request, so that a wrong file is one sentence (exit 2) rather than an untrusted certificate later.
+ */
+export function readCaFile(caFile: string): string {
+  let text: string;
   try {
-    extra = readFileSync(caFile, 'utf8');
+    const stat = statSync(caFile);
+    if (!stat.isFile()) throw new UsageError(`--ca-file ${caFile} is not a regular file`);
+    if (stat.size > MAX_CA_FILE) {
+      throw new UsageError(
+        `--ca-file ${caFile} is larger than ${MAX_CA_FILE / 1024 / 1024} MiB: it is no CA bundle`,
+      );
+    }
+    text = readFileSync(caFile, 'utf8');
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`cannot read the CA file ${caFile}`, { cause: err });
   }
-  return [...rootCertificates, ...nodeExtraCerts(env), extra];
+  const blocks = text.match(PEM_CERT) ?? [];
+  if (blocks.length === 0) {
+    throw new UsageError(
+      `--ca-file ${caFile} is not a PEM file of certificates (it holds no "-----BEGIN CERTIFICATE-----" block)`,
+      {
+        hint: 'Give the CA certificate in PEM form; `openssl x509 -inform der -in ca.der -out ca.pem` converts a DER one.',
+      },
+    );
+  }
+  blocks.forEach((block, i) => {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new UsageError(
+        `--ca-file ${caFile}: certificate ${i + 1} of ${blocks.length} is not a valid certificate`,
+      );
+    }
+  });
+  return text;
 }
 
 function nodeExtraCerts(env: Record<string, string | undefined>): string[] {

@@ -17,6 +17,7 @@ import {
   type ImageManifest,
 } from '../api/registry/media-types.js';
 import { NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { listSome } from '../list-some.js';
 import { formatReference, parseReference } from '../ref/reference.js';
 import { parseIndexJson, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';
@@ -45,6 +46,8 @@ function sameName(a: string, b: string): boolean {
 function pick(path: string, ref: string | undefined, names: string[][]): number {
   if (ref?.startsWith('@')) {
     const n = Number(ref.slice(1));
+    if (!/^@\d{1,9}$/.test(ref))
+      throw new UsageError(`docker-archive:${path}:${ref}: a position is @ and a number (@0, @1 …)`);
     if (n >= names.length)
       throw new NotFoundError(`${path} holds ${names.length} images: there is no ${ref}`);
     return n;
@@ -56,7 +59,7 @@ function pick(path: string, ref: string | undefined, names: string[][]): number 
       throw new NotFoundError(`no image named ${ref} in ${path}`, {
         hint:
           all.length > 0
-            ? `Images there: ${all.join(', ')}.`
+            ? `Images there: ${listSome(all)}.`
             : 'Name one by position: docker-archive:FILE:@0.',
       });
     }
@@ -111,7 +114,16 @@ export class DockerArchiveSource implements ImageSource {
     let list: ArchiveManifestEntry[];
     try {
       list = JSON.parse((await tar.read(manifestEntry)).toString('utf8')) as ArchiveManifestEntry[];
-      if (!Array.isArray(list) || list.some((e) => typeof e?.Config !== 'string' || !Array.isArray(e.Layers)))
+      const strings = (a: unknown) => Array.isArray(a) && a.every((x) => typeof x === 'string');
+      if (
+        !Array.isArray(list) ||
+        list.some(
+          (e) =>
+            typeof e?.Config !== 'string' ||
+            !strings(e.Layers) ||
+            (e.RepoTags !== undefined && e.RepoTags !== null && !strings(e.RepoTags)),
+        )
+      )
         throw new Error('not a list of images');
     } catch (err) {
       throw new ValidationError(`${path}: manifest.json is not a docker archive manifest`, { cause: err });

@@ -2,17 +2,22 @@
 // temporary file and a rename; blobs are verified while they stream (verified-write.ts).
 
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sha256Digest } from '../api/registry/manifest.js';
 import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
 import { withLock } from '../files/lock.js';
+import { filesystemError, kindOf, openInput } from '../files/safe-open.js';
+import { listSome } from '../list-some.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
 import { sha256OfFile } from './verified-write.js';
+
+/** index.json and the small blobs read whole (manifests, configs): past this they are refused. */
+export const MAX_LOCAL_JSON_BYTES = 64 * 1024 * 1024;
 
 export const REF_NAME = 'org.opencontainers.image.ref.name';
 
@@ -31,8 +36,11 @@ export class OciLayout implements LocalBlobSource {
     let marker: string;
     try {
       marker = await readFile(join(dir, 'oci-layout'), 'utf8');
-    } catch {
-      throw new NotFoundError(`${dir} is not an OCI image layout (no oci-layout file)`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT')
+        throw new NotFoundError(`${dir} is not an OCI image layout (no oci-layout file)`);
+      throw filesystemError(err, join(dir, 'oci-layout'), 'cannot read');
     }
     try {
       JSON.parse(marker);
@@ -44,7 +52,15 @@ export class OciLayout implements LocalBlobSource {
 
   /** Creates the layout's folders and marker when missing. */
   static async create(dir: string): Promise<OciLayout> {
-    await mkdir(join(dir, 'blobs', 'sha256'), { recursive: true });
+    const blobs = join(dir, 'blobs', 'sha256');
+    await mkdir(blobs, { recursive: true }).catch(async (err) => {
+      // A file where a folder of the layout goes: name the one that is in the way.
+      for (const p of [dir, join(dir, 'blobs'), blobs]) {
+        const st = await stat(p).catch(() => undefined);
+        if (st && !st.isDirectory()) throw new ValidationError(`${p} is ${kindOf(st)}, not a directory`);
+      }
+      throw filesystemError(err, (err as NodeJS.ErrnoException).path ?? blobs, 'cannot create the directory');
+    });
     try {
       await stat(join(dir, 'oci-layout'));
     } catch {
@@ -64,9 +80,20 @@ export class OciLayout implements LocalBlobSource {
     return join(this.dir, 'blobs', 'sha256', `.${digest.slice('sha256:'.length)}.partial`);
   }
 
+  /** What is at a blob's name (not followed when it is a symlink), or undefined. */
+  async blobEntry(digest: string): Promise<Stats | undefined> {
+    try {
+      return await lstat(this.blobPath(digest));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The size of a blob that is a regular file (followed through a symlink); else undefined. */
   async blobSize(digest: string): Promise<number | undefined> {
     try {
-      return (await stat(this.blobPath(digest))).size;
+      const st = await stat(this.blobPath(digest));
+      return st.isFile() ? st.size : undefined;
     } catch {
       return undefined;
     }
@@ -74,32 +101,65 @@ export class OciLayout implements LocalBlobSource {
 
   /**
    * Whether the blob is here with this size and bytes that hash to its digest. A file of the right
-   * size is read through (a truncated or altered blob must not be taken for the real one).
+   * size is read through (a truncated or altered blob must not be taken for the real one). Only a
+   * plain file counts: a symlink (to /dev/zero, a FIFO or anything else) is not a blob held here.
    */
   async hasVerifiedBlob(digest: string, size: number): Promise<boolean> {
-    if ((await this.blobSize(digest)) !== size) return false;
+    const st = await this.blobEntry(digest);
+    if (!st?.isFile() || st.size !== size) return false;
     return (await sha256OfFile(this.blobPath(digest))) === digest;
   }
 
+  /** Opens a blob to read: a regular file, or one sentence (a directory, a FIFO, a device: exit 2). */
+  private async openFile(digest: string) {
+    const path = this.blobPath(digest);
+    try {
+      return await openInput(path, 'blob');
+    } catch (err) {
+      if ((err as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT')
+        throw new NotFoundError(`blob ${digest} is missing from ${this.dir}`);
+      throw err;
+    }
+  }
+
   async readBlob(digest: string): Promise<Buffer> {
+    const fh = await this.openFile(digest);
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.blobPath(digest));
-    } catch {
-      throw new NotFoundError(`blob ${digest} is missing from ${this.dir}`);
+      const { size } = await fh.stat();
+      if (size > MAX_LOCAL_JSON_BYTES)
+        throw new ValidationError(
+          `blob ${digest} in ${this.dir} is ${size} bytes, over the ${MAX_LOCAL_JSON_BYTES / (1024 * 1024)} MiB a manifest or config may have`,
+        );
+      bytes = await fh.readFile();
+    } finally {
+      await fh.close();
     }
     if (sha256Digest(bytes) !== digest)
       throw new IntegrityError(`blob ${digest} in ${this.dir} does not match its digest`);
     return bytes;
   }
 
-  async openBlob(digest: string, start = 0, end?: number): Promise<Readable> {
-    const path = this.blobPath(digest);
-    const size = await this.blobSize(digest);
-    if (size === undefined) throw new NotFoundError(`blob ${digest} is missing from ${this.dir}`);
+  /**
+   * A stream of the blob from `start` up to `end`. With `expected` (the descriptor's size), a file
+   * of another size is refused at once (exit 1): a truncated blob is local corruption, not a
+   * network failure.
+   */
+  async openBlob(digest: string, start = 0, end?: number, expected?: number): Promise<Readable> {
+    const fh = await this.openFile(digest);
+    const { size } = await fh.stat();
+    if (expected !== undefined && size !== expected) {
+      await fh.close();
+      throw new IntegrityError(
+        `blob ${digest} in ${this.dir} is ${size < expected ? 'truncated' : 'too long'}: ${size} bytes where its descriptor says ${expected}`,
+      );
+    }
     const stop = Math.min(end ?? size, size);
-    if (stop <= start) return Readable.from([]);
-    return createReadStream(path, { start, end: stop - 1, highWaterMark: READ_CHUNK });
+    if (stop <= start) {
+      await fh.close();
+      return Readable.from([]);
+    }
+    return fh.createReadStream({ start, end: stop - 1, highWaterMark: READ_CHUNK });
   }
 
   /** Writes a small blob (manifest, config) from bytes, verifying the digest. */
@@ -107,18 +167,31 @@ export class OciLayout implements LocalBlobSource {
     if (sha256Digest(bytes) !== digest)
       throw new IntegrityError(`blob ${digest}: the bytes do not match the digest`);
     const path = this.blobPath(digest);
-    if ((await this.blobSize(digest)) === bytes.length && (await readFile(path)).equals(bytes)) return;
-    await atomicWrite(this.blobPath(digest), bytes);
+    const st = await this.blobEntry(digest);
+    if (st?.isDirectory()) throw new ValidationError(`${path} is a directory, not a blob`);
+    if (st?.isFile() && st.size === bytes.length && (await readFile(path)).equals(bytes)) return;
+    await atomicWrite(path, bytes);
   }
 
   async readIndex(): Promise<ImageIndex> {
+    const path = join(this.dir, 'index.json');
+    let fh: Awaited<ReturnType<typeof openInput>>;
+    try {
+      fh = await openInput(path, 'the index');
+    } catch (err) {
+      if ((err as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT')
+        return { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [] };
+      throw err;
+    }
     let text: string;
     try {
-      text = await readFile(join(this.dir, 'index.json'), 'utf8');
-    } catch {
-      return { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [] };
+      if ((await fh.stat()).size > MAX_LOCAL_JSON_BYTES)
+        throw new ValidationError(`${path} is over ${MAX_LOCAL_JSON_BYTES / (1024 * 1024)} MiB`);
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
     }
-    return parseIndexJson(text, join(this.dir, 'index.json'));
+    return parseIndexJson(text, path);
   }
 
   /** The descriptor a tag names in index.json (see pickFromIndex). */
@@ -157,8 +230,21 @@ export class OciLayout implements LocalBlobSource {
 /** Writes a file through a temporary sibling and a rename. */
 export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
-  await writeFile(tmp, data);
-  await rename(tmp, path);
+  try {
+    // Created new: never through a symlink or into a file that exists.
+    await writeFile(tmp, data, { flag: 'wx' });
+  } catch (err) {
+    throw filesystemError(err, tmp, 'cannot write');
+  }
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
+      throw new ValidationError(`${path} is a directory, not a file`, { cause: err });
+    throw filesystemError(err, path, 'cannot write');
+  }
 }
 
 /**
@@ -176,7 +262,7 @@ export function pickFromIndex(
     if (!found) {
       const tags = index.manifests.map((d) => d.annotations?.[REF_NAME]).filter(Boolean);
       throw new NotFoundError(`no image tagged "${tag}" in ${where}`, {
-        hint: tags.length > 0 ? `Tags there: ${tags.join(', ')}.` : undefined,
+        hint: tags.length > 0 ? `Tags there: ${listSome(tags as string[])}.` : undefined,
       });
     }
     return found;
@@ -190,11 +276,31 @@ export function pickFromIndex(
 
 /** index.json's text as an index, or a sentence naming the file. */
 export function parseIndexJson(text: string, where: string): ImageIndex {
+  let index: ImageIndex;
   try {
-    const index = JSON.parse(text) as ImageIndex;
-    if (!index || !Array.isArray(index.manifests)) throw new Error('no manifests');
-    return index;
+    index = JSON.parse(text) as ImageIndex;
   } catch (err) {
-    throw new ValidationError(`${where} is not a valid OCI index`, { cause: err });
+    throw new ValidationError(`${where} is not a valid OCI index (not JSON)`, { cause: err });
   }
+  if (!index || typeof index !== 'object' || !Array.isArray(index.manifests))
+    throw new ValidationError(`${where} is not a valid OCI index (no list of manifests)`);
+  // Every entry is read further (tags, digests): one that is not a descriptor is named here.
+  for (const [i, d] of index.manifests.entries()) {
+    const ok =
+      d !== null &&
+      typeof d === 'object' &&
+      typeof d.mediaType === 'string' &&
+      typeof d.digest === 'string' &&
+      Number.isSafeInteger(d.size) &&
+      d.size >= 0 &&
+      (d.annotations === undefined ||
+        (d.annotations !== null &&
+          typeof d.annotations === 'object' &&
+          Object.values(d.annotations).every((a) => typeof a === 'string')));
+    if (!ok)
+      throw new ValidationError(
+        `${where} is not a valid OCI index: manifest ${i + 1} is not a descriptor (mediaType, digest, size)`,
+      );
+  }
+  return index;
 }

@@ -4,10 +4,11 @@
 // rewritten when its bytes are wrong. index.json names the image only at commit.
 
 import { randomBytes } from 'node:crypto';
-import { rm, stat, unlink } from 'node:fs/promises';
+import { readdir, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseManifest } from '../api/registry/manifest.js';
 import type { Descriptor } from '../api/registry/media-types.js';
-import { IntegrityError } from '../errors.js';
+import { IntegrityError, ValidationError } from '../errors.js';
 import { tryLock } from '../files/lock.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { OciLayout } from './oci-layout.js';
@@ -42,7 +43,7 @@ export class OciSource implements ImageSource {
   }
 
   async openBlob(d: Descriptor, start = 0, end?: number): Promise<BlobRead> {
-    return { body: await this.layout.openBlob(d.digest, start, end), start };
+    return { body: await this.layout.openBlob(d.digest, start, end, d.size), start };
   }
 
   async close(): Promise<void> {}
@@ -93,8 +94,12 @@ export class OciDestination implements ImageDestination {
       progress.done(d.digest, d.size, 'skipped');
       return 'skipped';
     }
-    if ((await layout.blobSize(d.digest)) !== undefined) {
-      // Wrong bytes under the right name (truncated, altered): never skipped, fetched again.
+    const there = await layout.blobEntry(d.digest);
+    if (there?.isDirectory())
+      throw new ValidationError(`${layout.blobPath(d.digest)} is a directory where blob ${d.digest} goes`);
+    if (there) {
+      // Wrong bytes under the right name (truncated, altered, a link elsewhere): never skipped,
+      // fetched again.
       this.notice?.(`blob ${d.digest} in ${this.dir} does not match its digest: fetching it again`);
       await unlink(layout.blobPath(d.digest)).catch(() => undefined);
     }
@@ -102,8 +107,14 @@ export class OciDestination implements ImageDestination {
     // Another run writing into this layout may be downloading the same blob: it keeps the shared
     // partial file (the one a later run resumes); this run downloads into a file of its own.
     const shared = layout.partialPath(d.digest);
-    const release = tryLock(shared, DOWNLOAD_STALE_MS);
-    const partialPath = release ? shared : `${shared}-${randomBytes(4).toString('hex')}`;
+    let release = tryLock(shared, DOWNLOAD_STALE_MS);
+    let partialPath = shared;
+    let own = false;
+    if (!release) {
+      partialPath = `${shared}-${randomBytes(4).toString('hex')}`;
+      release = tryLock(partialPath, DOWNLOAD_STALE_MS);
+      own = true;
+    }
     try {
       await writeVerifiedBlob({
         digest: d.digest,
@@ -115,8 +126,8 @@ export class OciDestination implements ImageDestination {
         signal: this.signal,
       });
     } finally {
-      if (release) release();
-      else await rm(partialPath, { force: true });
+      if (own) await rm(partialPath, { force: true });
+      release?.();
     }
     const action = feed.repository ? 'pulled' : 'copied';
     progress.done(d.digest, d.size, action);
@@ -131,12 +142,44 @@ export class OciDestination implements ImageDestination {
 
   async commit(): Promise<void> {
     if (!this.top) throw new Error('commit before the top manifest');
-    await (await this.open()).setTag(this.tag, this.top);
+    const layout = await this.open();
+    await layout.setTag(this.tag, this.top);
+    await sweepPartials(layout);
   }
 
   async abort(reason?: unknown): Promise<void> {
     // A corrupt blob leaves nothing behind; a broken download keeps its partial file for the next run.
     if (reason instanceof IntegrityError && this.created)
       await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+const PARTIAL = /^\.([0-9a-f]{64})\.partial(-[0-9a-f]+)?$/;
+
+/**
+ * Removes what dead runs left in the layout's blob folder and no run will continue: a private
+ * partial file (`.<hex>.partial-<id>`), or a shared one whose blob is now in place. Each is claimed
+ * under its lock first, so a live run's file is never touched (its lock is held); a dead run's lock
+ * is taken over. A shared partial of a blob the layout still lacks stays, for the next pull of it.
+ */
+export async function sweepPartials(layout: OciLayout): Promise<void> {
+  const dir = join(layout.dir, 'blobs', 'sha256');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = PARTIAL.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    const release = tryLock(path, DOWNLOAD_STALE_MS);
+    if (!release) continue;
+    try {
+      if (m[2] || (await layout.blobSize(`sha256:${m[1]}`)) !== undefined) await rm(path, { force: true });
+    } finally {
+      release();
+    }
   }
 }

@@ -3,6 +3,7 @@
 
 import type { Descriptor, Platform } from '../api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { listSome } from '../list-some.js';
 
 export interface PlatformSpec {
   os: string;
@@ -81,7 +82,7 @@ export function matchManifest(manifests: readonly Descriptor[], want: PlatformSp
 /** "app:1 has no image for linux/s390x", naming the platforms there are. */
 export function noImageFor(what: string, want: PlatformSpec, available: readonly string[]): NotFoundError {
   return new NotFoundError(`${what} has no image for ${formatPlatform(want)}`, {
-    hint: available.length > 0 ? `Platforms available: ${available.join(', ')}.` : undefined,
+    hint: available.length > 0 ? `Platforms available: ${listSome(available, 10)}.` : undefined,
   });
 }
 

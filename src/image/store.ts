@@ -95,6 +95,11 @@ export interface ImageDestination {
   readonly multiPlatform: boolean;
   /** Blobs written at once at most (1 for a tar written front to back). */
   readonly maxConcurrency: number;
+  /**
+   * The digest the destination's reference names (`repo@sha256:…`): the image written must have
+   * it. The transfer checks it before any blob is written.
+   */
+  readonly digest?: string;
   /** Whether the place already holds the blob, with the right bytes where it can tell cheaply. */
   hasBlob(d: Descriptor): Promise<boolean>;
   /**

@@ -6,11 +6,13 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { readdir, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { sha256Digest } from '../api/registry/manifest.js';
 import type { Descriptor } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError } from '../errors.js';
+import { tryLock } from '../files/lock.js';
+import { filesystemError } from '../files/safe-open.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { BlobFeed, BlobRead, ImageDestination, StoredManifest } from './store.js';
 import { indexTar, openTarEntry, readTarEntry, type TarEntry, TarWriter } from './tar.js';
@@ -36,9 +38,8 @@ export class TarFile {
     try {
       return new TarFile(path, await indexTar(path));
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') throw new NotFoundError(`${path} does not exist`);
-      if ((err as { code?: string }).code === 'EISDIR')
-        throw new NotFoundError(`${path} is a directory, not a file`);
+      if ((err as { cause?: { code?: string } }).cause?.code === 'ENOENT')
+        throw new NotFoundError(`${path} does not exist`);
       throw err;
     }
   }
@@ -74,6 +75,8 @@ export class TarFile {
 export class TarImageWriter {
   private readonly tmp: string;
   private out?: WriteStream;
+  /** The claim on the temporary file: a later run removes it only once its owner is gone. */
+  private release?: () => void;
   private tar!: TarWriter;
   private readonly written = new Set<string>();
   private started?: Promise<void>;
@@ -88,11 +91,13 @@ export class TarImageWriter {
   /** Opens the file on the first write, so that a failed selection leaves nothing behind. */
   private start(): Promise<void> {
     this.started ??= (async () => {
+      this.release = tryLock(this.tmp, PARTIAL_STALE_MS);
+      // Created new (O_EXCL): never through a symlink, never into a file that exists.
       const out = createWriteStream(this.tmp, { flags: 'wx', mode: 0o644 });
       this.out = out;
       await new Promise<void>((resolve, reject) => {
         out.once('open', () => resolve());
-        out.once('error', reject);
+        out.once('error', (err) => reject(filesystemError(err, this.tmp, 'cannot write')));
       });
       out.on('error', () => undefined); // reported by the write that meets it
       this.tar = new TarWriter(out);
@@ -155,13 +160,47 @@ export class TarImageWriter {
   async commit(): Promise<void> {
     await this.start();
     await this.tar.finish();
-    await rename(this.tmp, this.path);
+    await rename(this.tmp, this.path).catch((err) => {
+      throw filesystemError(err, this.path, 'cannot write');
+    });
+    this.release?.();
+    await sweepArchivePartials(this.path);
   }
 
   async abort(): Promise<void> {
     if (!this.out) return;
     this.out.destroy();
     await unlink(this.tmp).catch(() => undefined);
+    this.release?.();
+  }
+}
+
+/** A temporary archive's claim is taken over when its run is gone (same host), or after a day. */
+const PARTIAL_STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the temporary files dead runs left beside `path` (`.<name>.<id>.partial`): each is
+ * claimed under its lock first, so a live run's file is never touched.
+ */
+export async function sweepArchivePartials(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^[0-9a-f]{8}\.partial$/.test(name.slice(prefix.length))) continue;
+    const tmp = join(dir, name);
+    const release = tryLock(tmp, PARTIAL_STALE_MS);
+    if (!release) continue;
+    try {
+      await rm(tmp, { force: true });
+    } finally {
+      release();
+    }
   }
 }
 

@@ -6,9 +6,26 @@ import { createReadStream, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ValidationError } from '../errors.js';
+import { openInput } from '../files/safe-open.js';
 import { READ_CHUNK } from './io-sizes.js';
 
 const BLOCK = 512;
+
+/**
+ * A pax extended header or GNU long name: real ones are a few hundred bytes (a path, a link
+ * target, times); past this an archive is refused before the record is read.
+ */
+export const MAX_PAX_BYTES = 1024 * 1024;
+/** Entries indexed in an archive: a `docker save` of many images holds a few thousand. */
+export const MAX_TAR_ENTRIES = 250_000;
+
+/** A pax or long-name record over its cap, refused before it is read. */
+export function checkPaxSize(size: number, where: string): void {
+  if (size > MAX_PAX_BYTES)
+    throw new ValidationError(
+      `${where}: a tar extended header declares ${size} bytes, over the ${MAX_PAX_BYTES / 1024} KiB hubctl reads`,
+    );
+}
 
 export interface TarEntry {
   name: string;
@@ -42,7 +59,7 @@ export function parsePax(data: Buffer): Record<string, string> {
     const space = data.indexOf(0x20, i);
     if (space < 0) break;
     const len = Number(data.subarray(i, space).toString());
-    if (!len) break;
+    if (!Number.isSafeInteger(len) || len <= space - i || i + len > data.length) break;
     const record = data.subarray(space + 1, i + len - 1).toString('utf8');
     const eq = record.indexOf('=');
     if (eq > 0) out[record.slice(0, eq)] = record.slice(eq + 1);
@@ -53,8 +70,10 @@ export function parsePax(data: Buffer): Record<string, string> {
 
 /** Lists the entries of a tar file by reading its headers only. */
 export async function indexTar(path: string): Promise<Map<string, TarEntry>> {
-  const fh = await open(path, 'r');
+  // A regular file only: a FIFO or a device (/dev/zero) would block or never end.
+  const fh = await openInput(path, 'archive');
   const entries = new Map<string, TarEntry>();
+  let count = 0;
   try {
     const { size: fileSize } = await fh.stat();
     const header = Buffer.alloc(BLOCK);
@@ -72,6 +91,19 @@ export async function indexTar(path: string): Promise<Map<string, TarEntry>> {
       const type = String.fromCharCode(header[156] || 0x30);
       const dataOffset = pos + BLOCK;
       pos = dataOffset + Math.ceil(size / BLOCK) * BLOCK;
+      if (!Number.isSafeInteger(size) || size < 0)
+        throw new ValidationError(
+          `${path} is not a tar archive (bad size field at byte ${dataOffset - BLOCK})`,
+        );
+      if (type === 'x' || type === 'L') checkPaxSize(size, path);
+      if (dataOffset + size > fileSize)
+        throw new ValidationError(
+          `${path} is truncated: an entry of ${size} bytes at byte ${dataOffset} ends past the file's ${fileSize} bytes`,
+        );
+      if (++count > MAX_TAR_ENTRIES)
+        throw new ValidationError(
+          `${path} holds more than ${MAX_TAR_ENTRIES} entries, more than hubctl reads`,
+        );
       if (type === 'x' || type === 'L') {
         const data = Buffer.alloc(size);
         await fh.read(data, 0, size, dataOffset);

@@ -43,6 +43,12 @@ export async function transfer(
     const converted = destination.accepts === 'oci' && !opts.keepDigests && needsConversion(sel);
     const original = sel.top.digest;
     if (converted) sel = convertToOci(sel);
+    // A destination named by digest takes exactly that image: say so before a blob is sent.
+    if (destination.digest !== undefined && destination.digest !== sel.top.digest) {
+      throw new UsageError(
+        `${destination.name} names ${destination.digest}, but the image to write is ${sel.top.digest}: name the destination by a tag, or by the image's own digest`,
+      );
+    }
     const config = sel.config;
     const limit = Math.max(1, Math.min(opts.concurrency ?? 4, destination.maxConcurrency));
     const fromMemory = (d: Descriptor) => config !== undefined && d.digest === config.digest;

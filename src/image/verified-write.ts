@@ -5,11 +5,12 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HubctlError, IntegrityError, NetworkError } from '../errors.js';
+import { filesystemError, isSystemError, openPartial, openPartialForRead } from '../files/safe-open.js';
 import { READ_CHUNK, WRITE_BATCH } from './io-sizes.js';
 
 /** Opens the blob from `start`; answers where the body really starts (0 when Range was ignored). */
@@ -28,11 +29,28 @@ export interface VerifiedWriteOptions {
   signal?: AbortSignal;
 }
 
-async function fileSize(path: string): Promise<number | undefined> {
+/**
+ * Hashes what an earlier attempt left in the partial file (never read through a symlink) and
+ * answers its size; 0 when there is none. A partial file longer than `max` is emptied.
+ */
+async function readBack(path: string, hash: Hash, max: number): Promise<number> {
+  const fh = await openPartialForRead(path);
+  if (!fh) return 0;
   try {
-    return (await stat(path)).size;
-  } catch {
-    return undefined;
+    const { size } = await fh.stat();
+    if (size > max) {
+      await rm(path, { force: true });
+      return 0;
+    }
+    for await (const chunk of fh.createReadStream({
+      highWaterMark: READ_CHUNK,
+      autoClose: false,
+      end: size - 1,
+    }))
+      hash.update(chunk as Buffer);
+    return size;
+  } finally {
+    await fh.close().catch(() => undefined);
   }
 }
 
@@ -71,13 +89,7 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
   const { digest, size } = opts;
   const expectedHex = digest.slice('sha256:'.length);
   let hash = createHash('sha256');
-  let have = (await fileSize(opts.partialPath)) ?? 0;
-  if (have > size) {
-    await truncate(opts.partialPath, 0);
-    have = 0;
-  } else if (have > 0) {
-    await hashFile(opts.partialPath, hash);
-  }
+  let have = await readBack(opts.partialPath, hash, size);
   const resumedFrom = have;
   opts.onProgress?.(have);
   let attempt = 0;
@@ -87,13 +99,14 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
         const { body, start } = await opts.open(have);
         if (start !== have) {
           // The server ignored Range: start over.
-          await truncate(opts.partialPath, 0).catch(() => undefined);
+          await rm(opts.partialPath, { force: true });
           hash = createHash('sha256');
           have = 0;
         }
         // One writable that hashes and appends: chunks are batched into writev calls of at most
         // about WRITE_BATCH bytes.
-        const fh = await open(opts.partialPath, 'a');
+        // Appended to only when it is a plain file of its own; created new (O_EXCL) otherwise.
+        const fh = await openPartial(opts.partialPath);
         const sink = new Writable({
           highWaterMark: WRITE_BATCH,
           writev(chunks, cb) {
@@ -122,22 +135,27 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
       }
       const actual = hash.digest('hex');
       if (actual !== expectedHex) {
-        await unlink(opts.partialPath).catch(() => undefined);
+        await rm(opts.partialPath, { force: true }).catch(() => undefined);
         throw new IntegrityError(
           `blob ${digest} does not match its digest: the bytes received hash to sha256:${actual}`,
         );
       }
-      await rename(opts.partialPath, opts.finalPath);
+      await rename(opts.partialPath, opts.finalPath).catch((err) => {
+        throw filesystemError(err, opts.finalPath, 'cannot write');
+      });
       return { resumedFrom };
     } catch (err) {
-      if (err instanceof IntegrityError) await unlink(opts.partialPath).catch(() => undefined);
-      if (opts.signal?.aborted || !isRetryable(err)) throw err;
+      if (err instanceof IntegrityError) await rm(opts.partialPath, { force: true }).catch(() => undefined);
+      if (opts.signal?.aborted) throw err;
+      if (!isRetryable(err)) {
+        // A disk that refused a write (read-only, full): one sentence naming the file.
+        throw isSystemError(err) ? filesystemError(err, err.path ?? opts.partialPath) : err;
+      }
       if (attempt >= (opts.retries ?? 3)) throw asNetworkError(err, `downloading ${digest}`);
       attempt++;
       // Continue from what reached the disk (buffered writes may have been lost with the stream).
       hash = createHash('sha256');
-      have = (await fileSize(opts.partialPath)) ?? 0;
-      if (have > 0) await hashFile(opts.partialPath, hash);
+      have = await readBack(opts.partialPath, hash, size);
     }
   }
 }

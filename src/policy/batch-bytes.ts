@@ -2,17 +2,26 @@
 // and their output is assembled from precomputed bytes; any other line is decoded and takes the
 // text path (batch-lines.ts). Pure: the command does the reading and writing.
 
-import { evaluateLine, HEAD, MIDDLE, parseRequestLine, TextBatch } from './batch-lines.js';
+import {
+  evaluateLine,
+  HEAD,
+  lineTooLong,
+  MAX_LINE_BYTES,
+  MIDDLE,
+  parseRequestLine,
+  TextBatch,
+} from './batch-lines.js';
 import {
   assertDecidable,
-  type CompiledPolicySet,
   decide,
   decideHostChars,
   decidePathBytes,
   decisionJson,
   type EvaluateOptions,
+  type Evaluator,
   mixedResult,
   NOT_PLAIN,
+  type PolicyIndex,
 } from './engine.js';
 import type { LineTails } from './results.js';
 
@@ -82,16 +91,18 @@ export class BatchProcessor extends TextBatch {
    * then stop: no evaluation, no output; `counts.total` counts the requests read.
    */
   constructor(
-    set: CompiledPolicySet,
+    target: PolicyIndex | Evaluator,
     opts?: EvaluateOptions,
     private readonly readOnly = false,
   ) {
-    super(set, opts);
-    assertDecidable(set);
+    super(target, opts);
+    assertDecidable(this.set);
   }
 
   /** Bytes of an incomplete last line, waiting for the next chunk (joined once, when it ends). */
   private parts: Uint8Array[] = [];
+  /** Their length together: past MAX_LINE_BYTES the line is refused. */
+  private partsBytes = 0;
   private slab = new Uint8Array(SLAB);
   /** slab[flushed, pos) is output not yet handed out. */
   private flushed = 0;
@@ -100,7 +111,7 @@ export class BatchProcessor extends TextBatch {
   /** The chunk being scanned, as a plain Uint8Array. */
   private view: Uint8Array = new Uint8Array(0);
   /** The set's host chars, which a plain destination is scanned into (one load a line, not three). */
-  private readonly chars: Uint16Array = this.set.host.chars;
+  private readonly chars: Uint16Array = this.ev.host.chars;
   /** The shared results' line tails, rendered for the first batch of this set. */
   private readonly lineTails: LineTails = this.set.lineTails();
 
@@ -118,7 +129,7 @@ export class BatchProcessor extends TextBatch {
       // TextDecoder drops a BOM at the start of a stream; so does this path
       if (this.parts.length > 0) chunk = this.joinParts(chunk, chunk.length);
       if (chunk.length < 3) {
-        if (chunk.length > 0) this.parts.push(chunk.slice());
+        if (chunk.length > 0) this.keep(chunk);
         return null;
       }
       this.started = true;
@@ -126,16 +137,28 @@ export class BatchProcessor extends TextBatch {
     } else if (this.parts.length > 0) {
       const nl = chunk.indexOf(10);
       if (nl < 0) {
-        this.parts.push(chunk.slice());
+        this.keep(chunk);
         return null;
       }
+      if (this.partsBytes + nl > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       const line = this.joinParts(chunk, nl + 1);
       this.scan(line, 0, line.length);
       start = nl + 1;
     }
     const done = this.scan(chunk, start, chunk.length);
-    if (done < chunk.length) this.parts.push(chunk.slice(done));
+    if (done < chunk.length) this.keep(chunk.subarray(done));
     return this.take();
+  }
+
+  /** Keeps the start of a line for the next chunk, or refuses a line grown past the cap. */
+  private keep(bytes: Uint8Array): void {
+    this.partsBytes += bytes.length;
+    if (this.partsBytes > MAX_LINE_BYTES) {
+      this.parts = [];
+      this.partsBytes = 0;
+      throw lineTooLong(this.lineNo + 1);
+    }
+    this.parts.push(bytes.slice());
   }
 
   /** The output of a last line without newline, or null. */
@@ -164,6 +187,7 @@ export class BatchProcessor extends TextBatch {
     }
     out.set(b.subarray(0, bEnd), at);
     this.parts = [];
+    this.partsBytes = 0;
     return out;
   }
 
@@ -203,6 +227,7 @@ export class BatchProcessor extends TextBatch {
       let nl = s;
       while (nl < end && b[nl] !== 10) nl++;
       if (nl === end) return s;
+      if (nl - s > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       this.line(b, s, nl);
       s = nl + 1;
     }
@@ -256,14 +281,15 @@ export class BatchProcessor extends TextBatch {
     // A plain hostname, or a path in normal form, is decided from the input bytes themselves;
     // anything else as a string.
     const set = this.set;
+    const ev = this.ev;
     let code: number;
     // (a destination longer than the host chars wrapped around in it, and is no hostname: the engine
     // declines any longer than 254)
-    if (action < 2) code = decideHostChars(set, action === 1, d1 - d0);
-    else code = decidePathBytes(set, action === 3, this.view, d0, d1);
+    if (action < 2) code = decideHostChars(ev, action === 1, d1 - d0);
+    else code = decidePathBytes(ev, action === 3, this.view, d0, d1);
     if (code === NOT_PLAIN) {
       try {
-        code = decide(set, ACTIONS[action]!, asciiString(b, d0, d1));
+        code = decide(ev, ACTIONS[action]!, asciiString(b, d0, d1));
       } catch {
         // the text path writes the error record
         return -1;
@@ -286,7 +312,7 @@ export class BatchProcessor extends TextBatch {
       this.pos = p + headLen + t1 - t0;
       return nl + 1;
     }
-    const r = mixedResult(set);
+    const r = mixedResult(ev);
     if (r.decision === 'deny') counts.denied++;
     const json = `,${decisionJson(r)}}\n`;
     const out = this.room(headLen + json.length * 3);
@@ -308,7 +334,7 @@ export class BatchProcessor extends TextBatch {
       }
       return;
     }
-    const r = evaluateLine(this.set, utf8In.decode(b.subarray(s, e)), ++this.lineNo, this.opts);
+    const r = evaluateLine(this.ev, utf8In.decode(b.subarray(s, e)), ++this.lineNo, this.opts);
     if (r === null) return;
     this.counts.total++;
     if (r.error) this.counts.errors++;

@@ -5,11 +5,12 @@
 import { HubctlError, ValidationError } from '../errors.js';
 import { safeJson } from '../json-text.js';
 import {
-  type CompiledPolicySet,
   decisionJson,
   type EvalResult,
   type EvaluateOptions,
+  Evaluator,
   evaluate,
+  type PolicyIndex,
 } from './engine.js';
 
 export interface BatchRequest {
@@ -114,7 +115,7 @@ export interface BatchLineResult {
 
 /** Evaluates one input line; null for blank and comment lines. Never throws for bad input. */
 export function evaluateLine(
-  set: CompiledPolicySet,
+  set: PolicyIndex | Evaluator,
   line: string,
   lineNo: number,
   opts?: EvaluateOptions,
@@ -132,6 +133,19 @@ export function evaluateLine(
   }
 }
 
+/**
+ * The longest request line read: a request is an action and a destination (a URL at most a few
+ * KiB). A longer line is refused (exit 2) before it is gathered whole, so memory stays bounded.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** The refusal of a line over MAX_LINE_BYTES, `lineNo` counting from 1. */
+export function lineTooLong(lineNo: number): ValidationError {
+  return new ValidationError(
+    `line ${lineNo} of the batch is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a request is one short line`,
+  );
+}
+
 export interface BatchCounts {
   total: number;
   denied: number;
@@ -144,19 +158,29 @@ export class TextBatch {
   private rest = '';
   protected lineNo = 0;
 
+  /** The batch's own evaluator: a batch never shares scratch space with another caller. */
+  protected readonly ev: Evaluator;
+  protected readonly set: PolicyIndex;
+
   constructor(
-    protected readonly set: CompiledPolicySet,
+    target: PolicyIndex | Evaluator,
     protected readonly opts?: EvaluateOptions,
-  ) {}
+  ) {
+    this.ev = target instanceof Evaluator ? target : new Evaluator(target);
+    this.set = this.ev.index;
+  }
 
   /** Feed text as it arrives (any chunking); get back the output of the complete lines. */
   push(text: string): string {
     const all = this.rest === '' ? text : this.rest + text;
     const lastNl = all.lastIndexOf('\n');
     if (lastNl < 0) {
+      // UTF-16 units: a line over the cap in bytes may pass here by up to 3×, never more.
+      if (all.length > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       this.rest = all;
       return '';
     }
+    if (all.length - lastNl - 1 > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
     this.rest = all.slice(lastNl + 1);
     return this.lines(all, lastNl);
   }
@@ -173,7 +197,8 @@ export class TextBatch {
     while (start <= end && start < text.length) {
       let nl = text.indexOf('\n', start);
       if (nl < 0 || nl > end) nl = end;
-      const r = evaluateLine(this.set, text.slice(start, nl), ++this.lineNo, this.opts);
+      if (nl - start > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
+      const r = evaluateLine(this.ev, text.slice(start, nl), ++this.lineNo, this.opts);
       start = nl + 1;
       if (r === null) continue;
       this.counts.total++;

@@ -5,24 +5,26 @@
 // results, one per entry deciding alone (results.ts). Pure: no IO.
 import { ValidationError } from '../errors.js';
 import type { PolicyDoc } from './document.js';
-import { HTTP_METHOD_BIT, HttpIndex, PathBounds, parseHttpPattern } from './http.js';
+import { HTTP_METHOD_BIT, HttpIndex, parseHttpPattern } from './http.js';
 import { type Decision, domainOfAction, httpResourceText, KNOWN_ACTIONS } from './model.js';
 import { parseNetworkResource } from './network.js';
-import { HostScratch } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
-import { homeSegmentsOf, PathScratch, parseFilesystemResource } from './path.js';
+import { homeSegmentsOf, parseFilesystemResource } from './path.js';
 import { FilesystemIndex } from './path-index.js';
 import { type LineTails, sharedResults } from './results.js';
 import { charsOf } from './tables/flat-slots.js';
 
 export type { EvalResult, EvaluateOptions, MatchedRule, NotEvaluated } from './types.js';
 
-import { Hits } from './tables/bucket.js';
 import type { Entry, EvalResult, NotEvaluated } from './types.js';
 
 export const NO_MATCH_REASON = 'no rule matched: denied by default';
 
-export interface CompiledPolicySet {
+/**
+ * A compiled rule set: immutable once made, so one index serves any number of evaluators (and runs)
+ * at once. What one decision needs as scratch space lives in an `Evaluator` (engine.ts).
+ */
+export interface PolicyIndex {
   readonly policies: readonly PolicyDoc[];
   readonly notEvaluated: readonly NotEvaluated[];
   /** Number of rules compiled into the indexes. */
@@ -41,8 +43,6 @@ export interface CompiledPolicySet {
   readonly lineTails: () => LineTails;
   /** @internal */
   readonly denies: Uint8Array;
-  /** @internal results of two matching entries, by their sequence numbers */
-  readonly pairs: Map<number, EvalResult>;
   /** @internal the indexes of the four actions, picked by string comparison (no hashing) */
   readonly tcp: NetworkIndex;
   /** @internal */
@@ -53,21 +53,14 @@ export interface CompiledPolicySet {
   readonly write: FilesystemIndex;
   /** @internal the HTTP rules of every `request:*` action, each entry with its methods */
   readonly http: HttpIndex;
-  /** @internal scratch: the segments of the HTTP request path being decided */
-  readonly pathBounds: PathBounds;
-  /** @internal scratch: the destination being read (its characters, an IPv4 address read in place) */
-  readonly host: HostScratch;
-  /** @internal scratch: the ids of the entries the decision being made matched */
-  readonly hits: Hits;
-  /** @internal scratch: those entries, sorted, when several matched */
-  readonly scratch: Entry[];
-  /** @internal scratch: the path being decided (its characters) */
-  readonly path: PathScratch;
   /** Segments of the user's home directory, when known: `~` rules then match absolute paths too. */
   readonly homeSegments: readonly string[] | null;
   /** @internal those segments as characters, `home/me`, which a `~/` path's absolute spelling starts with */
   readonly homeChars: Uint16Array | null;
 }
+
+/** The name callers have long used for a PolicyIndex. */
+export type CompiledPolicySet = PolicyIndex;
 
 export interface CompileOptions {
   /** The home directory (absolute) that `~` stands for on this machine. */
@@ -78,10 +71,7 @@ export interface CompileOptions {
  * Compiles policies (already validated documents) into per-action indexes. Policies and rules that
  * are not evaluated are listed in `notEvaluated` and never match.
  */
-export function compilePolicies(
-  policies: readonly PolicyDoc[],
-  options: CompileOptions = {},
-): CompiledPolicySet {
+export function compilePolicies(policies: readonly PolicyDoc[], options: CompileOptions = {}): PolicyIndex {
   const network = new Map<string, NetworkIndex>();
   const filesystem = new Map<string, FilesystemIndex>();
   for (const a of KNOWN_ACTIONS.network) network.set(a, new NetworkIndex());
@@ -156,17 +146,11 @@ export function compilePolicies(
     results: shared.list,
     lineTails: shared.lineTails,
     denies: shared.denies,
-    pairs: new Map(),
     tcp: network.get('connect:tcp')!,
     udp: network.get('connect:udp')!,
     read: filesystem.get('read')!,
     write: filesystem.get('write')!,
     http,
-    pathBounds: new PathBounds(),
-    host: new HostScratch(),
-    hits: new Hits(),
-    scratch: [],
-    path: new PathScratch(),
     homeSegments,
     homeChars: homeSegments === null ? null : charsOf(homeSegments.join('/')),
   };

@@ -4,6 +4,8 @@
 // checked and carried. Rules and policies that hubctl cannot evaluate (`cedar_v1`, unknown actions)
 // are kept and marked, never dropped and never matched. Pure: no IO (`yaml` is loaded only when a YAML file is parsed).
 import { HubctlError, ValidationError } from '../errors.js';
+import { checkAuthoredKeys } from './authoring-keys.js';
+import { JsonProblem, readJsonStrict } from './json-strict.js';
 import {
   type CedarV1,
   type Domain,
@@ -14,7 +16,9 @@ import {
   type Scope,
 } from './model.js';
 import { parseResource } from './resource.js';
+import { bounded, failAt, type KeyOffsets, placeOf } from './source-text.js';
 import { domainOfActions, isHttpActionList, validateHttpResource, validateRule } from './validate.js';
+import { readYamlFull, YamlProblem } from './yaml-full.js';
 import { DECLINED, readYamlSubset } from './yaml-subset.js';
 
 export interface RuleDoc {
@@ -55,7 +59,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 function fail(where: string, message: string): never {
-  throw new ValidationError(`${where}: ${message}`);
+  throw new ValidationError(bounded(`${where}: ${message}`));
 }
 
 function join(path: string, key: string | number): string {
@@ -275,73 +279,103 @@ function looksJson(sourceName: string, text: string): boolean {
 
 /** Policy files larger than this are refused before they are parsed (10,000 rules take ~2 MiB). */
 const MAX_POLICY_TEXT = 16 * 1024 * 1024;
-/** Alias expansions allowed in one YAML document: plenty for anchors, nothing for a "billion laughs". */
-const MAX_YAML_ALIASES = 100;
 
-/** The value of one YAML document, with `yaml`'s own exceptions said as one plain sentence. */
-function yamlValue(doc: { toJS(o: { maxAliasCount: number }): unknown }, sourceName: string): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (err) {
-    const message = (err as Error).message ?? '';
-    const alias = /^Unresolved alias[^:]*: (.*)$/.exec(message)?.[1];
-    if (alias !== undefined)
-      fail(
-        sourceName,
-        `not valid YAML: *${alias} is read by YAML as an alias (a value starting with "*"); quote it: "*${alias}"`,
-      );
-    if (/alias count/i.test(message))
-      fail(sourceName, `not valid YAML: its aliases expand past ${MAX_YAML_ALIASES} nodes (an alias bomb?)`);
-    fail(sourceName, `not valid YAML: ${message.split('\n')[0]}`);
-  }
-}
-
-async function parseText(text: string, sourceName: string): Promise<unknown[]> {
+/**
+ * The values of an authored file, read strictly: JSON without duplicate keys, or YAML (the subset
+ * reader, else the full one) without duplicate keys, tags or more than a few aliases. Each problem
+ * is one sentence with the file and line.
+ */
+async function parseText(text: string, sourceName: string, offsets: KeyOffsets): Promise<unknown[]> {
   if (text.length > MAX_POLICY_TEXT) fail(sourceName, `is larger than ${MAX_POLICY_TEXT / 1024 / 1024} MiB`);
   if (looksJson(sourceName, text)) {
     try {
-      return [JSON.parse(text)];
+      return [readJsonStrict(text, offsets)];
     } catch (err) {
-      if (/\.json$/i.test(sourceName)) fail(sourceName, `not valid JSON: ${(err as Error).message}`);
+      if (!(err instanceof JsonProblem)) throw err;
+      // `{name: x}` is YAML too: a file not named .json that is not JSON is read as YAML
+      if (/\.json$/i.test(sourceName) || !err.syntax) failAt(sourceName, text, err.offset, err.message);
     }
   }
   // Most policy files stay within a plain subset that a small reader handles without loading `yaml`.
-  const quick = readYamlSubset(text);
+  const quick = readYamlSubset(text, offsets);
   if (quick !== DECLINED) return quick === null ? [] : [quick];
-  const YAML = await import('yaml');
-  const docs = YAML.parseAllDocuments(text, { prettyErrors: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const out: unknown[] = [];
-  for (const d of list) {
-    const e = d.errors[0];
-    // the first line of the message; the code frame after it ends that line with a colon
-    if (e) fail(sourceName, `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`);
-    const value = yamlValue(d, sourceName);
-    if (value !== null && value !== undefined) out.push(value);
+  try {
+    return await readYamlFull(text, offsets);
+  } catch (err) {
+    if (err instanceof YamlProblem) failAt(sourceName, text, err.offset, err.message);
+    throw err;
   }
+}
+
+/**
+ * Parses an authored policy file (YAML or JSON): one policy of either form, a list of them, or
+ * several YAML documents. Unknown, duplicate and empty keys are refused with the closest known key
+ * (authoring-keys.ts). Throws ValidationError naming the file, the line or the field path.
+ */
+export async function parsePolicyDocument(text: string, sourceName: string): Promise<PolicyDoc[]> {
+  const offsets: KeyOffsets = new WeakMap();
+  const values = await parseText(text, sourceName, offsets);
+  const report = (offset: number | undefined, message: string): never =>
+    failAt(sourceName, text, offset, message);
+  const out: PolicyDoc[] = [];
+  const multi = values.length > 1;
+  values.forEach((value, d) => {
+    checkAuthoredKeys(value, offsets, report);
+    const base = multi ? `document ${d + 1}` : '';
+    const parse = (path: string, v: unknown) => {
+      try {
+        out.push(parsePolicyObject(sourceName, path, v));
+      } catch (err) {
+        if (err instanceof ValidationError)
+          throw placed(err, sourceName, text, multi ? values : [value], offsets);
+        throw err;
+      }
+    };
+    if (!Array.isArray(value)) parse(base, value);
+    else
+      value.forEach((p, i) => {
+        parse(join(base, i), p);
+      });
+  });
+  if (out.length === 0) fail(sourceName, 'holds no policy');
   return out;
 }
 
 /**
- * Parses a policy file (YAML or JSON): one policy of either form, a list of them, or several YAML
- * documents. Throws ValidationError naming the file and the field path.
+ * A field's error (`file: rules[2].resources: …`) with the line and column of that field added
+ * (`file:7:5: rules[2].resources: …`), found by walking the field path through the values.
  */
-export async function parsePolicyDocument(text: string, sourceName: string): Promise<PolicyDoc[]> {
-  const values = await parseText(text, sourceName);
-  const out: PolicyDoc[] = [];
-  const multi = values.length > 1;
-  values.forEach((value, d) => {
-    const base = multi ? `document ${d + 1}` : '';
-    if (!Array.isArray(value)) {
-      out.push(parsePolicyObject(sourceName, base, value));
-      return;
-    }
-    value.forEach((p, i) => {
-      out.push(parsePolicyObject(sourceName, join(base, i), p));
-    });
-  });
-  if (out.length === 0) fail(sourceName, 'holds no policy');
-  return out;
+function placed(
+  err: ValidationError,
+  source: string,
+  text: string,
+  values: readonly unknown[],
+  offsets: KeyOffsets,
+): ValidationError {
+  const prefix = `${source}: `;
+  if (!err.message.startsWith(prefix)) return err;
+  const rest = err.message.slice(prefix.length);
+  const path = /^((?:document \d+)?(?:\.?[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*): /.exec(rest)?.[1] ?? '';
+  let cur: unknown = values.length === 1 ? values[0] : undefined;
+  let offset: number | undefined;
+  for (const m of path.matchAll(/document (\d+)|\[(\d+)\]|\.?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (m[1] !== undefined) cur = values[Number(m[1]) - 1];
+    else if (m[2] !== undefined) {
+      cur = Array.isArray(cur) ? cur[Number(m[2])] : undefined;
+      // an element of a list: where its first key is
+      const keys = isObj(cur) ? offsets.get(cur) : undefined;
+      if (keys && keys.size > 0) offset = Math.min(...keys.values());
+    } else if (isObj(cur)) {
+      offset = offsets.get(cur)?.get(m[3]!) ?? offset;
+      cur = cur[m[3]!];
+    } else break;
+  }
+  if (offset === undefined) {
+    const keys = isObj(cur) ? offsets.get(cur) : undefined;
+    if (path === '' && keys && keys.size > 0) offset = Math.min(...keys.values());
+    else return err;
+  }
+  return new ValidationError(`${placeOf(source, text, offset)}: ${rest}`, { hint: err.hint });
 }
 
 /**

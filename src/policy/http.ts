@@ -10,8 +10,10 @@ import { type NetworkPattern, parseNetworkResource } from './network.js';
 import {
   HostScratch,
   type NetworkDestination,
+  packScanned,
   parseNetworkDestination,
   scanHostChars,
+  scannedEnd,
 } from './network-destination.js';
 import { NetworkIndex } from './network-index.js';
 import type { Hits } from './tables/bucket.js';
@@ -130,7 +132,7 @@ export function scanRequest(value: string, b: PathBounds, chars: Uint16Array): n
   const scanned = scanHostChars(chars, i - start);
   if (scanned < 0 || !pathBounds(value, i, b)) return -1;
   // no port: the scheme's (scanHostChars takes 443, as any destination without port)
-  return !colon && start === 7 ? (scanned & 0xff) | (80 << 8) : scanned;
+  return !colon && start === 7 ? packScanned(80, scannedEnd(scanned)) : scanned;
 }
 
 /**

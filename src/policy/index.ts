@@ -3,11 +3,13 @@
 // src/policy/package.json declares (`sideEffects: false`) so that esbuild drops the modules a
 // command group does not use instead of pulling the whole engine into, say, the rule commands.
 export * from './authored.js';
+export { AUTHORED_SHAPES } from './authoring-keys.js';
 export * from './authoring-schema.js';
 export * from './batch.js';
 export * from './document.js';
 export * from './engine.js';
 export * from './lint.js';
+export { isBelow, isOneBelow, matchesNetwork } from './matches.js';
 export * from './model.js';
 export { NETWORK_FORMS, type NetworkPattern, parseNetworkResource } from './network.js';
 export {
@@ -25,4 +27,5 @@ export {
 } from './path.js';
 export * from './plan.js';
 export * from './resource.js';
+export { decodePolicyText } from './source-text.js';
 export * from './validate.js';

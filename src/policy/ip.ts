@@ -177,6 +177,26 @@ export function isIPv4Mapped(g: readonly number[]): boolean {
   return g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
 }
 
+/**
+ * True when the first 96 bits are a prefix under which an IPv6 address carries an IPv4 address in
+ * its last 32 bits, which a host may then reach: `::ffff:0:0/96` (IPv4-mapped), `::/96`
+ * (IPv4-compatible, RFC 4291 §2.5.5.1, deprecated but still read) and `64:ff9b::/96` (the NAT64
+ * well-known prefix, RFC 6052). `::` and `::1` are under `::/96` too: see embedsIPv4.
+ */
+export function hasIPv4Prefix96(g: readonly number[]): boolean {
+  if (g[2] !== 0 || g[3] !== 0 || g[4] !== 0) return false;
+  if (g[0] === 0 && g[1] === 0) return g[5] === 0xffff || g[5] === 0;
+  return g[0] === 0x64 && g[1] === 0xff9b && g[5] === 0;
+}
+
+/**
+ * True for an IPv6 address decided as the IPv4 address in its last 32 bits: one under
+ * hasIPv4Prefix96, except `::` (unspecified) and `::1` (loopback), which are IPv6's own.
+ */
+export function embedsIPv4(g: readonly number[]): boolean {
+  return hasIPv4Prefix96(g) && !(g[0] === 0 && g[5] === 0 && g[6] === 0 && g[7]! <= 1);
+}
+
 export function mappedIPv4(g: readonly number[]): number {
   return (g[6]! * 65536 + g[7]!) >>> 0;
 }

@@ -3,6 +3,7 @@
 // is a literal prefix followed by `**` (a safe under-approximation: no false warnings). Pure: no IO.
 import type { PolicyDoc } from './document.js';
 import { parseHttpPattern } from './http.js';
+import { isBelow, isOneBelow, sameV4Prefix, sameV6Prefix } from './matches.js';
 import { type Decision, domainOfAction } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import { type FilesystemPattern, parseFilesystemResource } from './path.js';
@@ -41,22 +42,6 @@ interface Item {
   fs: FilesystemPattern | null;
 }
 
-function under(host: string, suffix: string): boolean {
-  return host.length > suffix.length + 1 && host.endsWith(`.${suffix}`);
-}
-
-function oneBelow(host: string, suffix: string): boolean {
-  return under(host, suffix) && host.indexOf('.') === host.length - suffix.length - 1;
-}
-
-function maskedEqualV6(a: readonly number[], b: readonly number[], prefix: number): boolean {
-  for (let i = 0; i < prefix; i++) {
-    const bit = (g: readonly number[]) => (g[i >>> 4]! >>> (15 - (i & 15))) & 1;
-    if (bit(a) !== bit(b)) return false;
-  }
-  return true;
-}
-
 /** Does d match every destination that r matches? */
 export function networkCovers(d: NetworkPattern, r: NetworkPattern): boolean {
   if (d.port !== 0 && d.port !== r.port) return false;
@@ -66,23 +51,19 @@ export function networkCovers(d: NetworkPattern, r: NetworkPattern): boolean {
       return false;
     case 'host':
       if (d.kind === 'host') return d.host === r.host;
-      if (d.kind === 'one') return oneBelow(r.host, d.suffix);
-      if (d.kind === 'many') return under(r.host, d.suffix);
+      if (d.kind === 'one') return isOneBelow(r.host, d.suffix);
+      if (d.kind === 'many') return isBelow(r.host, d.suffix);
       return false;
     case 'one':
       if (d.kind === 'one') return d.suffix === r.suffix;
-      if (d.kind === 'many') return d.suffix === r.suffix || under(r.suffix, d.suffix);
+      if (d.kind === 'many') return d.suffix === r.suffix || isBelow(r.suffix, d.suffix);
       return false;
     case 'many':
-      if (d.kind === 'many') return d.suffix === r.suffix || under(r.suffix, d.suffix);
+      if (d.kind === 'many') return d.suffix === r.suffix || isBelow(r.suffix, d.suffix);
       return false;
     case 'cidr': {
       if (d.kind !== 'cidr' || d.family !== r.family || r.prefix < d.prefix) return false;
-      if (d.family === 4) {
-        const mask = d.prefix === 0 ? 0 : (0xffffffff << (32 - d.prefix)) >>> 0;
-        return (r.v4 & mask) >>> 0 === d.v4;
-      }
-      return maskedEqualV6(d.v6!, r.v6!, d.prefix);
+      return d.family === 4 ? sameV4Prefix(r.v4, d.v4, d.prefix) : sameV6Prefix(d.v6!, r.v6!, d.prefix);
     }
   }
 }

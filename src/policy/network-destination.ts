@@ -15,6 +15,22 @@ export interface NetworkDestination {
   readonly v6: readonly number[] | null;
 }
 
+/**
+ * A scanned plain destination, packed in one number so that a scan allocates nothing: the port in
+ * the high bits, the end of the host (at most 254 characters) in the low 8.
+ */
+export function packScanned(port: number, hostEnd: number): number {
+  return (port << 8) | hostEnd;
+}
+/** The end of the host in a packed scan. */
+export function scannedEnd(scanned: number): number {
+  return scanned & 0xff;
+}
+/** The port in a packed scan. */
+export function scannedPort(scanned: number): number {
+  return scanned >>> 8;
+}
+
 export const DESTINATION_FORMS = 'host, host:port, [IPv6]:port or a URL (https://host/path)';
 
 function badDestination(value: string, problem: string): ValidationError {
@@ -62,8 +78,8 @@ export function scanDestination(chars: Uint16Array, value: string): number {
 /** The parsed destination `value`, given what scanDestination(value) returned. */
 export function destinationOf(value: string, scanned: number): NetworkDestination {
   if (scanned >= 0) {
-    const end = scanned & 0xff;
-    return { host: value.slice(0, end), port: scanned >>> 8, family: 0, v4: 0, v6: null };
+    const end = scannedEnd(scanned);
+    return { host: value.slice(0, end), port: scannedPort(scanned), family: 0, v4: 0, v6: null };
   }
   if (scanned === DOTTED_QUAD) {
     const colon = value.indexOf(':');
@@ -194,7 +210,7 @@ export function scanHostChars(chars: Uint16Array, n: number): number {
   if (lastFirst >= 48 && lastFirst <= 57) return -1;
   const end = last === 0 ? i - 1 : i;
   if (end > 253) return -1;
-  return (port << 8) | end;
+  return packScanned(port, end);
 }
 
 function parseSlow(value: string): NetworkDestination {

@@ -10,6 +10,8 @@ import {
   type HostScratch,
   loadHostChars,
   type NetworkDestination,
+  scannedEnd,
+  scannedPort,
   v4OfHostChars,
 } from './network-destination.js';
 import { Bucket, collect, FNV_OFFSET, FNV_PRIME, finish, type Hits } from './tables/bucket.js';
@@ -114,7 +116,7 @@ export class NetworkIndex {
    */
   lookupChars(scanned: number, n: number, s: HostScratch, out: Hits): boolean {
     if (scanned >= 0) {
-      this.lookupHost(s.chars, scanned & 0xff, scanned >>> 8, out);
+      this.lookupHost(s.chars, scannedEnd(scanned), scannedPort(scanned), out);
       return true;
     }
     if (scanned !== DOTTED_QUAD || !v4OfHostChars(s, n)) return false;

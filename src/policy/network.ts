@@ -3,10 +3,10 @@
 // destinations (network-destination.ts) share. Pure: no IO.
 import { ValidationError } from '../errors.js';
 import {
+  embedsIPv4,
   endsInNumber,
   formatIPv4,
   formatIPv6,
-  isIPv4Mapped,
   mappedIPv4,
   maskV4,
   maskV6,
@@ -107,7 +107,8 @@ export function parseHost(raw: string, loose = false): HostValue | string {
     const g = parseIPv6(raw);
     if (!g)
       return raw.includes('%') ? 'zone ids (%…) are not allowed' : `"${raw}" is not a valid IPv6 address`;
-    if (isIPv4Mapped(g)) {
+    // ::ffff:a.b.c.d, ::a.b.c.d and 64:ff9b::a.b.c.d reach the IPv4 address: decided as it.
+    if (embedsIPv4(g)) {
       const v4 = mappedIPv4(g);
       return { family: 4, v4, host: formatIPv4(v4) };
     }
@@ -177,7 +178,9 @@ export function parseNetworkResource(value: string): NetworkPattern {
       const g = parseIPv6(addr);
       if (!g) throw badResource(s, `"${addr}" is not a valid IPv6 address`);
       if (prefix > 128) throw badResource(s, `an IPv6 prefix length is 0–128, not ${prefix}`);
-      if (isIPv4Mapped(g) && prefix >= 96) return cidr4(s, mappedIPv4(g), prefix - 96, `::ffff:…/${prefix}`);
+      // A range of addresses that embed IPv4 is that IPv4 range; embedsIPv4 of the network keeps
+      // a range holding `::` or `::1` (IPv6's own) IPv6.
+      if (prefix >= 96 && embedsIPv4(g)) return cidr4(s, mappedIPv4(g), prefix - 96, `…/${prefix}`);
       const masked = maskV6(g, prefix);
       if (masked.some((x, k) => x !== g[k])) {
         throw badResource(s, `host bits are set; the network is ${formatIPv6(masked)}/${prefix}`);

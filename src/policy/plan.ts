@@ -1,11 +1,13 @@
 // The plan of governance-as-code: what turns the organization's policies into the authored ones,
 // as writes in a safe order. At every intermediate state, whatever a member is allowed was allowed
 // before or is allowed after (test/policy/plan-property.test.ts checks it with the naive
-// evaluator, steps of one phase in any order). Closing writes go first (denies added, allows
-// removed); scopes change while the policies involved hold no allow; opening writes follow
-// (allows added), then denies are removed; deletes come last. A deny that changes is added anew and
-// its old version removed last, as a scope change can open access through its policy's allows:
-// they are removed before it and added after it. Pure: no IO.
+// evaluator, steps of one phase in any order). Closing writes go first (denies added or grown,
+// allows removed or shrunk); scopes change; opening writes follow (allows added and changed), then
+// denies are removed, shrunk or turned into allows; deletes come last. Each step is one write, and
+// a rule keeps its id wherever a PATCH can make its change safely: a rename, a scope change (the
+// policy's allows stay in it, unless another policy's denies reach the same new members in the
+// same phase), a deny that only grows or only shrinks, an allow whose old version would reach no
+// one new. Otherwise the new version is added as a new rule and the old one removed. Pure: no IO.
 import { ConflictError, ValidationError } from '../errors.js';
 import type { AuthoredPolicy, AuthoredRule, LivePolicy } from './authored.js';
 import { type CedarV1, httpResourceText, type Scope } from './model.js';
@@ -15,9 +17,10 @@ export const MAX_PLAN_RULES = 250;
 
 /**
  * Phases, in write order; the steps of one phase may run concurrently.
- * 0 create policies (empty) · 1 add denies, turn allows into denies · 2 remove allows ·
- * 3 widen scopes · 4 narrow scopes · 5 Cedar changes, add and change allows, turn denies into
- * allows · 6 remove denies · 7 delete policies.
+ * 0 create policies (empty) · 1 add and grow denies, turn allows into denies, rename rules ·
+ * 2 remove and shrink allows, change allows whose members all keep them · 3 widen scopes ·
+ * 4 narrow scopes · 5 Cedar changes, add and change allows · 6 remove and shrink denies, turn
+ * denies into allows · 7 delete policies.
  */
 export type Phase = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
@@ -41,8 +44,7 @@ export type Step =
       policy: string;
       policyId?: string;
       rule: AuthoredRule;
-      renamedFrom?: string;
-      /** Set when the add is part of a change or a scope change, not a new rule. */
+      /** Set when the add is part of a scope change, not a new rule. */
       reason?: StepReason;
     }
   | {
@@ -53,8 +55,9 @@ export type Step =
       ruleId: string;
       from: AuthoredRule;
       to: AuthoredRule;
+      /** The fields that change (`name` first for a renamed rule); a `patch` sends these. */
       fields: string[];
-      /** `replace`: the new version is added (this step) and the old one removed in phase 6. */
+      /** `replace`: the new version is added (this step) and the old one removed by its own step. */
       how: 'patch' | 'replace';
     }
   | {
@@ -64,7 +67,6 @@ export type Step =
       policyId: string;
       ruleId: string;
       rule: AuthoredRule;
-      renamedTo?: string;
       reason?: StepReason;
     };
 
@@ -120,8 +122,11 @@ function domainOf(rules: readonly AuthoredRule[] | undefined): string | undefine
   return undefined;
 }
 
-/** Checks the authored set alone: unique names, the limits of decisions §3. */
-function checkAuthored(authored: readonly AuthoredPolicy[]): void {
+/**
+ * Checks the authored set alone, before anything is fetched: unique names, and the limits of
+ * decisions §3 that the files alone pass (exit 2, invalid input: no server was asked).
+ */
+export function checkAuthored(authored: readonly AuthoredPolicy[]): void {
   const seen = new Map<string, string>();
   for (const p of authored) {
     const other = seen.get(p.name);
@@ -133,10 +138,15 @@ function checkAuthored(authored: readonly AuthoredPolicy[]): void {
     seen.set(p.name, p.source);
     const n = p.rules?.length ?? 0;
     if (n > MAX_PLAN_RULES) {
-      throw new ConflictError(
+      throw new ValidationError(
         `${p.source}: policy "${p.name}" has ${n} rules; a policy holds at most ${MAX_PLAN_RULES}`,
       );
     }
+  }
+  if (authored.length > MAX_PLAN_POLICIES) {
+    throw new ValidationError(
+      `the files hold ${authored.length} policies; an organization holds at most ${MAX_PLAN_POLICIES}`,
+    );
   }
 }
 
@@ -161,13 +171,28 @@ function checkAgainstLive(want: AuthoredPolicy, have: LivePolicy): void {
 
 const isDeny = (r: AuthoredRule) => r.decision === 'deny';
 
+/** What a plan's scope changes mean for the rules of one policy. */
 interface RuleContext {
   want: AuthoredPolicy;
   have: LivePolicy | undefined;
-  /** The policy's scope changes: its allows leave before and come back after. */
-  scopeMoves: boolean;
-  /** Some scope narrows in this plan: an allow that changes is removed and added, not patched. */
-  narrows: boolean;
+  /** The policy gains members (its scope widens, or moves to other teams). */
+  gains: boolean;
+  /** The policy loses members (its scope narrows, or moves to other teams). */
+  loses: boolean;
+  /** Another policy holding a deny gains members: its denies reach them only in phase 3. */
+  otherDenyGains: boolean;
+  /** Some policy holding a deny loses members in phase 4: what it blocked for them opens. */
+  denyLoses: boolean;
+}
+
+/** Every list of `b` is within the same list of `a` (compared as sets of text). */
+function within(a: AuthoredRule, b: AuthoredRule): boolean {
+  const kindA = a.http_resources ? 'h' : 'r';
+  const kindB = b.http_resources ? 'h' : 'r';
+  if (kindA !== kindB) return false;
+  const res = new Set(ruleResourceTexts(a));
+  const acts = new Set(a.actions);
+  return b.actions.every((x) => acts.has(x)) && ruleResourceTexts(b).every((x) => res.has(x));
 }
 
 function planRules(c: RuleContext, steps: Step[]): void {
@@ -190,7 +215,7 @@ function planRules(c: RuleContext, steps: Step[]): void {
       matched.set(r.name, i);
     } else extra.push(i);
   });
-  const remove = (i: number, extraFields: { renamedTo?: string; reason?: StepReason }) => {
+  const remove = (i: number, reason?: StepReason) => {
     const r = haveRules[i]!;
     steps.push({
       op: 'remove-rule',
@@ -199,49 +224,43 @@ function planRules(c: RuleContext, steps: Step[]): void {
       policyId: have!.id,
       ruleId: have!.ruleIds[i]!,
       rule: r,
-      ...extraFields,
+      ...(reason ? { reason } : {}),
     });
   };
-  const add = (r: AuthoredRule, extraFields: { renamedFrom?: string; reason?: StepReason }) => {
+  const add = (r: AuthoredRule, reason?: StepReason) => {
     steps.push({
       op: 'add-rule',
       phase: isDeny(r) ? 1 : 5,
       policy,
       ...(have ? { policyId: have.id } : {}),
       rule: r,
-      ...extraFields,
+      ...(reason ? { reason } : {}),
     });
   };
-  const removed = haveRules.map((r, i) => ({ r, i })).filter((x) => !wantByName.has(x.r.name));
-  const added = wantRules.filter((r) => !matched.has(r.name));
-  // A rename is a remove plus an add; the plan says so when the content is the same.
-  const addedByKey = new Map<string, string>();
-  for (const r of added) if (!addedByKey.has(ruleKey(r))) addedByKey.set(ruleKey(r), r.name);
-  const renames = new Map<string, string>();
-  for (const { r } of removed) {
-    const to = addedByKey.get(ruleKey(r));
-    if (to !== undefined) {
-      renames.set(r.name, to);
-      addedByKey.delete(ruleKey(r));
+  // A renamed rule of the same content keeps its id: a PATCH of its name.
+  const pairs: [number, AuthoredRule][] = [...matched].map(([name, i]) => [i, wantByName.get(name)!]);
+  const unmatched = haveRules.map((r, i) => ({ r, i })).filter((x) => !wantByName.has(x.r.name));
+  const fresh = wantRules.filter((r) => !matched.has(r.name));
+  const freshByKey = new Map<string, AuthoredRule[]>();
+  for (const r of fresh) freshByKey.set(ruleKey(r), [...(freshByKey.get(ruleKey(r)) ?? []), r]);
+  const renamed = new Set<AuthoredRule>();
+  for (const { r, i } of unmatched) {
+    const to = freshByKey.get(ruleKey(r))?.shift();
+    if (to === undefined) remove(i);
+    else {
+      renamed.add(to);
+      pairs.push([i, to]);
     }
   }
-  const renamedFrom = new Map([...renames].map(([from, to]) => [to, from]));
-  for (const { r, i } of removed) remove(i, renames.has(r.name) ? { renamedTo: renames.get(r.name) } : {});
-  for (const i of extra) remove(i, { reason: 'duplicate' });
-  for (const r of added) add(r, renamedFrom.has(r.name) ? { renamedFrom: renamedFrom.get(r.name) } : {});
-  for (const [name, i] of matched) {
+  for (const i of extra) remove(i, 'duplicate');
+  for (const r of fresh) if (!renamed.has(r)) add(r);
+  // While the policy widens in phase 3, its allows reach new members; if another policy's denies
+  // reach them in that same phase, in some order they would arrive first: the allows step out.
+  const allowsStepOut = c.gains && c.otherDenyGains;
+  for (const [i, to] of pairs) {
     const from = haveRules[i]!;
-    const to = wantByName.get(name)!;
     const fields = ruleDifferences(from, to);
-    const moves = c.scopeMoves && !isDeny(from);
-    if (fields.length === 0) {
-      // an unchanged allow of a policy whose scope changes leaves and comes back
-      if (moves) {
-        remove(i, { reason: 'scope' });
-        add(to, { reason: 'scope' });
-      }
-      continue;
-    }
+    if (from.name !== to.name) fields.unshift('name');
     const base = {
       op: 'change-rule' as const,
       policy,
@@ -251,19 +270,45 @@ function planRules(c: RuleContext, steps: Step[]): void {
       to,
       fields,
     };
-    if (!isDeny(from) && isDeny(to)) {
-      steps.push({ ...base, phase: 1, how: 'patch' }); // closes: an allow becomes a deny
-    } else if (isDeny(from) && !isDeny(to) && !moves) {
-      steps.push({ ...base, phase: 5, how: 'patch' }); // every allow of the end state is in place
+    const content = fields.filter((f) => f !== 'name');
+    if (!isDeny(from) && !isDeny(to) && allowsStepOut) {
+      if (fields.length === 0) {
+        remove(i, 'scope');
+        add(to, 'scope');
+      } else {
+        remove(i, 'replaced');
+        steps.push({ ...base, phase: 5, how: 'replace' });
+      }
+      continue;
+    }
+    if (fields.length === 0) continue;
+    let phase: Phase | undefined;
+    if (content.length === 0)
+      phase = 1; // a name alone decides nothing
+    else if (!isDeny(from) && isDeny(to))
+      phase = 1; // closes: an allow becomes a deny
+    else if (isDeny(from) && !isDeny(to))
+      phase = 6; // opens: once every allow and scope is final
+    else if (isDeny(from)) {
+      // a deny that only grows closes (early); one that only shrinks opens (late)
+      if (within(to, from)) phase = 1;
+      else if (within(from, to)) phase = 6;
+    } else if (within(from, to)) {
+      phase = 2; // an allow that only shrinks closes
+    } else if (!c.gains && !c.denyLoses) {
+      phase = 5; // its old version reaches no one new, and no deny leaves anyone before it goes
+    } else if (!c.loses && !c.otherDenyGains) {
+      phase = 2; // every member it reaches now keeps it, and every deny of theirs is in place
+    }
+    if (phase !== undefined) {
+      steps.push({ ...base, phase, how: 'patch' });
     } else if (isDeny(from)) {
-      // a deny that changes: its new version first, its old one last
-      steps.push({ ...base, phase: isDeny(to) ? 1 : 5, how: 'replace' });
-      remove(i, { reason: 'replaced' });
-    } else if (moves || c.narrows) {
-      remove(i, { reason: 'replaced' });
-      steps.push({ ...base, phase: 5, how: 'replace' });
+      // a deny that changes both ways: its new version first, its old one last
+      steps.push({ ...base, phase: 1, how: 'replace' });
+      remove(i, 'replaced');
     } else {
-      steps.push({ ...base, phase: 5, how: 'patch' });
+      remove(i, 'replaced');
+      steps.push({ ...base, phase: 5, how: 'replace' });
     }
   }
 }
@@ -313,11 +358,18 @@ export function planChanges(
   const liveByName = new Map(live.map((p) => [p.name, p]));
   const wanted = new Set(authored.map((p) => p.name));
   const steps: Step[] = [];
-  const scopeChanges = authored.filter((w) => {
+  const holdsDeny = (name: string) =>
+    [liveByName.get(name)?.rules, authored.find((a) => a.name === name)?.rules].some((rs) =>
+      (rs ?? []).some(isDeny),
+    );
+  const moves = new Map<string, { gains: boolean; loses: boolean }>();
+  for (const w of authored) {
     const h = liveByName.get(w.name);
-    return h !== undefined && !sameScope(h.scope, w.scope);
-  });
-  const narrows = scopeChanges.some((w) => !covers(w.scope, liveByName.get(w.name)!.scope));
+    if (h === undefined || sameScope(h.scope, w.scope)) continue;
+    moves.set(w.name, { gains: !covers(h.scope, w.scope), loses: !covers(w.scope, h.scope) });
+  }
+  const denyGainers = [...moves].filter(([name, m]) => m.gains && holdsDeny(name)).map(([name]) => name);
+  const denyLoses = [...moves].some(([name, m]) => m.loses && holdsDeny(name));
   for (const want of authored) {
     const have = liveByName.get(want.name);
     if (have) checkAgainstLive(want, have);
@@ -330,8 +382,7 @@ export function planChanges(
         ...(want.cedar_v1 ? { cedar_v1: want.cedar_v1 } : {}),
       });
     } else {
-      const scopeMoves = !sameScope(have.scope, want.scope);
-      if (scopeMoves) scopeSteps(want, have, steps);
+      if (moves.has(want.name)) scopeSteps(want, have, steps);
       if (want.cedar_v1 && have.cedar_v1 && !sameCedar(have.cedar_v1, want.cedar_v1)) {
         steps.push({
           op: 'update-policy',
@@ -343,8 +394,18 @@ export function planChanges(
       }
     }
     if (!want.cedar_v1) {
-      const scopeMoves = have !== undefined && !sameScope(have.scope, want.scope);
-      planRules({ want, have, scopeMoves, narrows }, steps);
+      const m = moves.get(want.name);
+      planRules(
+        {
+          want,
+          have,
+          gains: m?.gains ?? false,
+          loses: m?.loses ?? false,
+          otherDenyGains: denyGainers.some((n) => n !== want.name),
+          denyLoses,
+        },
+        steps,
+      );
     }
   }
   const doomed = opts.prune ? live.filter((p) => !wanted.has(p.name)) : [];

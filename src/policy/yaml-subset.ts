@@ -6,12 +6,16 @@
 // caller hands the text to `yaml`. So a document is either read exactly as `yaml` reads it or not
 // at all; test/policy/yaml-subset.test.ts holds the two equal on generated and mutated documents.
 
+import { type KeyOffsets, noteKey } from './source-text.js';
+
 export const DECLINED: unique symbol = Symbol('declined');
 
 interface Line {
   indent: number;
   /** The line without its indentation and trailing spaces; never blank, never a lone comment. */
   text: string;
+  /** Offset of `text` in the source (where a key on this line starts). */
+  offset: number;
 }
 
 class Decline extends Error {}
@@ -25,34 +29,44 @@ const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)/;
 const NUMBER =
   /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 
-/** The value of a one-document YAML text, or DECLINED when it leaves the subset. */
-export function readYamlSubset(source: string): unknown {
+/**
+ * The value of a one-document YAML text, or DECLINED when it leaves the subset. `offsets`, when
+ * given, learns where each key of each mapping starts.
+ */
+export function readYamlSubset(source: string, offsets?: KeyOffsets): unknown {
   if (UNSUPPORTED_CHARS.test(source)) return DECLINED;
   const lines: Line[] = [];
+  let start = 0;
   for (const raw of source.split('\n')) {
     // Only spaces count as YAML white space here (String.trim would also take no-break spaces).
     const indent = leadingSpaces(raw, 0);
     const text = trimTrailingSpaces(raw.slice(indent));
+    const offset = start + indent;
+    start += raw.length + 1;
     if (text === '' || text.startsWith('#')) continue;
     // Directives and document markers: leave documents to the full parser.
     if (indent === 0 && /^(?:---|\.\.\.|%)/.test(text)) return DECLINED;
-    lines.push({ indent, text });
+    lines.push({ indent, text, offset });
   }
   if (lines.length === 0) return DECLINED;
   try {
-    const reader = new Reader(lines);
+    const reader = new Reader(lines, offsets);
     const value = reader.node(lines[0]?.indent ?? 0);
     if (!reader.done()) return DECLINED; // a line the structure above could not place
     return value;
   } catch (err) {
-    if (err instanceof Decline) return DECLINED;
+    // a stack overflow is nesting beyond any policy file: the full reader says so
+    if (err instanceof Decline || err instanceof RangeError) return DECLINED;
     throw err;
   }
 }
 
 class Reader {
   private i = 0;
-  constructor(private readonly lines: Line[]) {}
+  constructor(
+    private readonly lines: Line[],
+    private readonly offsets: KeyOffsets | undefined,
+  ) {}
 
   done(): boolean {
     return this.i === this.lines.length;
@@ -82,7 +96,8 @@ class Reader {
         continue;
       }
       // `- name: x` or `- - a`: the entry's node starts at the column after the dash.
-      this.lines[this.i] = { indent: indent + line.text.length - rest.length, text: rest };
+      const skip = line.text.length - rest.length;
+      this.lines[this.i] = { indent: indent + skip, text: rest, offset: line.offset + skip };
       items.push(this.node(indent + 1));
     }
     return items;
@@ -97,6 +112,7 @@ class Reader {
       if (key === '__proto__' || typeof plainValue(key) !== 'string' || Object.hasOwn(map, key)) {
         throw new Decline(); // odd or duplicate keys: the full parser reports or converts them
       }
+      noteKey(this.offsets, map, key, line.offset);
       const rest = line.text.slice(m[0].length);
       this.i++;
       if (rest !== '' && !rest.startsWith('#')) {

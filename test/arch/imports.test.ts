@@ -126,6 +126,42 @@ const IO_MODULES = [
   'vm',
 ];
 
+/** File → the files of src it imports (relative specifiers only), for the files `within` keeps. */
+function importGraph(within: (path: string) => boolean, kind: 'runtime' | 'all'): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const f of files.filter((f) => within(f.path))) {
+    const targets = f[kind]
+      .filter((s) => s.startsWith('.'))
+      .map((s) =>
+        relative(SRC, resolve(SRC, dirname(f.path), s))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      )
+      .filter(within);
+    edges.set(f.path, targets);
+  }
+  return edges;
+}
+
+/** Every loop a depth-first walk meets, each as `a -> b -> a`. */
+function loopsOf(edges: Map<string, string[]>): string[] {
+  const loops: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (at: string, path: string[]): void => {
+    if (state.get(at) === 'done') return;
+    if (state.get(at) === 'open') {
+      loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
+      return;
+    }
+    state.set(at, 'open');
+    for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
+    state.set(at, 'done');
+  };
+  for (const start of edges.keys()) visit(start, []);
+  return loops;
+}
+
 describe('import rules', () => {
   it('the parser sees runtime and type-only imports apart', () => {
     const refs = importsOf(`
@@ -155,8 +191,8 @@ describe('import rules', () => {
     expect(violations((f) => f.path.startsWith('http/'), ['undici'])).toEqual([]);
   });
 
-  it('conf only in src/config', () => {
-    expect(violations((f) => f.path.startsWith('config/'), ['conf'])).toEqual([]);
+  it('valibot only in src/api/answer.ts: server answers are checked at the edge, in one place', () => {
+    expect(violations((f) => f.path === 'api/answer.ts', ['valibot'])).toEqual([]);
   });
 
   it('chalk, cli-table3 and cli-progress only in src/output', () => {
@@ -173,7 +209,7 @@ describe('import rules', () => {
       for (const spec of f.runtime) {
         const bare = spec.replace(/^node:/, '');
         if (IO_MODULES.includes(bare)) bad.push(`${f.path} imports ${spec}`);
-        if (['undici', 'conf', 'chalk', 'cli-table3', 'cli-progress'].includes(pkg(spec)))
+        if (['undici', 'chalk', 'cli-table3', 'cli-progress'].includes(pkg(spec)))
           bad.push(`${f.path} imports ${spec}`);
         if (spec.startsWith('.')) {
           const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
@@ -195,13 +231,12 @@ describe('import rules', () => {
     expect(bad).toEqual([]);
   });
 
-  it('commands never touch process, console, undici or conf directly', () => {
+  it('commands never touch process, console or undici directly', () => {
     const bad: string[] = [];
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
       if (/\bprocess\s*\./.test(f.code)) bad.push(`${f.path} uses process`);
       if (/\bconsole\s*\./.test(f.code)) bad.push(`${f.path} uses console`);
-      for (const spec of f.runtime)
-        if (['undici', 'conf'].includes(pkg(spec))) bad.push(`${f.path} imports ${spec}`);
+      for (const spec of f.runtime) if (pkg(spec) === 'undici') bad.push(`${f.path} imports ${spec}`);
     }
     expect(bad).toEqual([]);
   });
@@ -277,34 +312,18 @@ describe('import rules', () => {
   });
 
   it('src/policy has no import loop, type imports included (shared types sit at the bottom, in types.ts)', () => {
-    const edges = new Map<string, string[]>();
-    for (const f of files.filter((f) => f.path.startsWith('policy/'))) {
-      const targets = f.all
-        .filter((s) => s.startsWith('.'))
-        .map((s) =>
-          relative(SRC, resolve(SRC, dirname(f.path), s))
-            .split('\\')
-            .join('/')
-            .replace(/\.js$/, '.ts'),
-        )
-        .filter((t) => t.startsWith('policy/'));
-      edges.set(f.path, targets);
-    }
+    const edges = importGraph((f) => f.startsWith('policy/'), 'all');
     expect(edges.size).toBeGreaterThan(20);
-    const loops: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (at: string, path: string[]): void => {
-      if (state.get(at) === 'done') return;
-      if (state.get(at) === 'open') {
-        loops.push([...path.slice(path.indexOf(at)), at].join(' -> '));
-        return;
-      }
-      state.set(at, 'open');
-      for (const next of edges.get(at) ?? []) visit(next, [...path, at]);
-      state.set(at, 'done');
-    };
-    for (const start of edges.keys()) visit(start, []);
-    expect(loops).toEqual([]);
+    expect(loopsOf(edges)).toEqual([]);
+  });
+
+  it('the loop finder finds a loop', () => {
+    const edges = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+    ]);
+    expect(loopsOf(edges)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
   });
 
   it('src never imports test code', () => {

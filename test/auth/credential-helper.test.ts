@@ -1,5 +1,7 @@
 // The credential helper protocol against programs that fail in every way: not found, exit 1,
 // garbage, hanging (timed out), flooding (capped). Each is an error naming the helper.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CredentialHelperError, helperStore } from '../../src/auth/credential-helper.js';
 import { fakeHelperDir } from '../support/fake-helpers.js';
@@ -49,6 +51,32 @@ describe('credential helpers that fail', () => {
     const err = await failure(helperStore('hangs', { env, timeoutMs: 300 }).get(URL_));
     expect(err.message).toBe('docker-credential-hangs get did not answer within 0.3 s');
     expect(Date.now() - start).toBeLessThan(5000);
+  });
+
+  it('hanging with a child that holds its pipes (gpg under pass): the timeout holds, naming the helper', async () => {
+    const pidFile = join(dir, `pid-${process.pid}-a`);
+    const start = Date.now();
+    const err = await failure(
+      helperStore('hangs-with-child', { env: { ...env, HELPER_PID_FILE: pidFile }, timeoutMs: 500 }).get(
+        URL_,
+      ),
+    );
+    expect(err.message).toBe('docker-credential-hangs-with-child get did not answer within 0.5 s');
+    // Not the 60 s its child keeps the pipes open.
+    expect(Date.now() - start).toBeLessThan(3000);
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+  });
+
+  it('an answer is taken when the helper exits, though its child still holds the pipes', async () => {
+    const pidFile = join(dir, `pid-${process.pid}-b`);
+    const start = Date.now();
+    const found = await helperStore('answers-leaves-child', {
+      env: { ...env, HELPER_PID_FILE: pidFile },
+      timeoutMs: 5000,
+    }).get(URL_);
+    expect(found).toEqual({ username: 'u', secret: 's' });
+    expect(Date.now() - start).toBeLessThan(3000);
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
   });
 
   it('flooding: cut at 64 KiB', async () => {

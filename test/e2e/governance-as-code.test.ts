@@ -90,8 +90,8 @@ it('round-trips an organization with HTTP rules and a Cedar policy', async () =>
   r = await hubctl(['policy', 'diff', '-f', out]);
   expect(r.code).toBe(10);
   expect(r.stdout).toBe(
-    '~ policy "cedar": Cedar text changes\n' +
-      '~   rule "gh-api" of policy "egress": http_resources: allow request:get,request:head "api.github.com/repos/**" → allow request:get,request:head "api.github.com/repos/*/issues"\n',
+    '~ policy "cedar": Cedar text changes [PATCH]\n' +
+      '~   rule "gh-api" of policy "egress": http_resources: allow request:get,request:head "api.github.com/repos/**" → allow request:get,request:head "api.github.com/repos/*/issues" [PATCH]\n',
   );
   r = await hubctl(['policy', 'apply', '-f', out, '--json']);
   expect(r.code, r.stderr).toBe(0);
@@ -102,4 +102,24 @@ it('round-trips an organization with HTTP rules and a Cedar policy', async () =>
   r = await hubctl(['policy', 'apply', '-f', out]);
   expect(r.code).toBe(0);
   expect(writes()).toEqual([]);
+});
+
+it('refuses a typo before any request: the live deny stays', async () => {
+  hub.seedPolicy('acme', {
+    name: 'guard',
+    rules: [{ name: 'no-meta', actions: ['connect:tcp'], decision: 'deny', resources: ['169.254.169.254'] }],
+  });
+  const f = join(dir, 'guard.yaml');
+  writeFileSync(
+    f,
+    'name: guard\nrulez:\n  - {name: no-meta, actions: [connect:tcp], decision: deny, resources: [169.254.169.254]}\n',
+  );
+  hub.clearRequests();
+  const r = await hubctl(['policy', 'apply', '-f', f, '--yes']);
+  expect([r.code, r.stdout, r.stderr]).toEqual([
+    2,
+    '',
+    `hubctl: ${f}:2:1: unknown key "rulez" in a policy; did you mean "rules"?\n`,
+  ]);
+  expect(hub.requests).toEqual([]);
 });

@@ -37,4 +37,17 @@ describe('bin/hubctl.js: the JWT outlives the process', () => {
     }
     expect(hub.requestsTo('/v2/auth/token', 'POST')).toHaveLength(20);
   }, 120_000);
+
+  it('HUBCTL_TOKEN=wrong with a JWT cached fails with exit 4 (issue 20 item 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hubctl-e2e-jwt-'));
+    const env = { HUBCTL_CONFIG_DIR: dir, HOME: dir, HUBCTL_BASE_URL: hub.url, HUBCTL_USERNAME: 'alice' };
+    const good = await runBin(['token', 'list'], { env: { ...env, HUBCTL_TOKEN: 'alice-password' } });
+    expect(good.code, good.stderr).toBe(0);
+    hub.clearRequests();
+    const wrong = await runBin(['token', 'list'], { env: { ...env, HUBCTL_TOKEN: 'wrong' } });
+    expect(wrong.code, wrong.stderr).toBe(4);
+    expect(wrong.stdout).toBe('');
+    expect(hub.requestsTo('/v2/auth/token', 'POST')).toHaveLength(1);
+    expect(hub.requestsTo('/v2/access-tokens', 'GET')).toHaveLength(0);
+  }, 60_000);
 });

@@ -451,11 +451,35 @@ describe('the API as served today: page_size, HTTP rules, cedar_v1', () => {
     ];
     for (const body of bad) expect((await req(`${policies()}/${p.id}/rules`, 'POST', body)).status).toBe(400);
     const ruleUrl = `${policies()}/${p.id}/rules/${created.json.id}`;
-    const switched = await req(ruleUrl, 'PATCH', {
+    // as the real API: the other form's field is refused even as null, both ways
+    const refused = await req(ruleUrl, 'PATCH', {
       actions: ['connect:tcp'],
       resources: ['github.com'],
       http_resources: null,
     });
+    expect([refused.status, refused.json.error.message]).toEqual([
+      400,
+      'non-HTTP rules must not supply http_resources',
+    ]);
+    const refusedToo = await req(ruleUrl, 'PATCH', { http_resources: [http], resources: null });
+    expect([refusedToo.status, refusedToo.json.error.message]).toEqual([
+      400,
+      'HTTP rules must not supply resources',
+    ]);
+    const nullOnCreate = await req(`${policies()}/${p.id}/rules`, 'POST', {
+      name: 'y',
+      actions: ['request:get'],
+      decision: 'allow',
+      http_resources: [http],
+      resources: null,
+    });
+    expect([nullOnCreate.status, nullOnCreate.json.error.message]).toEqual([
+      400,
+      'HTTP rules must not supply resources',
+    ]);
+    // the new form's field alone switches; the old list goes
+    const switched = await req(ruleUrl, 'PATCH', { actions: ['connect:tcp'], resources: ['github.com'] });
+    expect(switched.status).toBe(200);
     expect(switched.json.new).toEqual({
       id: created.json.id,
       name: 'gh',
@@ -465,6 +489,8 @@ describe('the API as served today: page_size, HTTP rules, cedar_v1', () => {
     });
     // half a switch is refused
     expect((await req(ruleUrl, 'PATCH', { actions: ['request:get'] })).status).toBe(400);
+    const back = await req(ruleUrl, 'PATCH', { actions: ['request:get'], http_resources: [http] });
+    expect(back.json.new).toEqual({ ...created.json, actions: ['request:get'] });
   });
 
   it('creates and updates cedar_v1 policies, typed as such in the list', async () => {

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
-import { LockBusyError, withLock, withLockSync } from '../../src/files/lock.js';
+import { LockBusyError, tryLock, withLock, withLockSync } from '../../src/files/lock.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'hubctl-lock-'));
 /** A pid that no process has: a child that has exited. */
@@ -79,5 +79,19 @@ describe('withLock', () => {
     const file = join(dir(), 'f');
     writeFileSync(`${file}.lock`, `1 other-host ${Date.now()} fresh`);
     expect(() => withLockSync(file, () => 1, { waitMs: 150 })).toThrow(LockBusyError);
+  });
+});
+
+describe('tryLock', () => {
+  it("takes a dead run's lock over at once (a download after SIGKILL), and not a live one's", () => {
+    const file = join(dir(), 'blob.partial');
+    writeFileSync(`${file}.lock`, `${deadPid()} ${hostname()} ${Date.now()} abcd`);
+    const release = tryLock(file, 24 * 60 * 60 * 1000);
+    expect(release).toBeTypeOf('function');
+    expect(readFileSync(`${file}.lock`, 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    expect(tryLock(file)).toBeUndefined(); // held by this live process now
+    release!();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(readdirSync(join(file, '..')).filter((n) => n.includes('stale'))).toEqual([]);
   });
 });

@@ -59,7 +59,10 @@ const BAD_NUMBERS = ['0', '-1', '1.5', '1e3', 'x', '', '99999999999999999999999'
 
 const cases: CliCase[] = [
   ...BAD_URLS.flatMap(([url, says]): CliCase[] => {
-    const shown = JSON.stringify(url.length > 80 ? `${url.slice(0, 77)}...` : url);
+    // A user name and password are shown as *** (issue 20 item 3).
+    const shown = JSON.stringify(
+      (url.length > 80 ? `${url.slice(0, 77)}...` : url).replace(/\/\/[^/]*@/, '//***@'),
+    );
     const envUrl = url || ' ';
     return [
       { argv: ['--base-url', url, 'token', 'list'], says: `--base-url ${shown} ${says}` },

@@ -10,13 +10,13 @@ import { parsePlatform } from '../../src/image/platform.js';
 import { parsePolicyDocument } from '../../src/policy/document.js';
 import { parseDestination, parseResource } from '../../src/policy/resource.js';
 import { assertDigest, parseReference } from '../../src/ref/reference.js';
-import { parseImageLocation } from '../../src/ref/transport.js';
+import { parsePlace } from '../../src/ref/transport.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
 
 const PARSERS: [string, (s: string) => unknown][] = [
   ['parseReference', (s) => parseReference(s)],
-  ['parseImageLocation', (s) => parseImageLocation(s)],
+  ['parsePlace', (s) => parsePlace(s)],
   ['assertDigest', (s) => assertDigest(s)],
   ['network resource', (s) => parseResource('network', s)],
   ['filesystem resource', (s) => parseResource('filesystem', s)],

@@ -5,9 +5,12 @@ import { parsePolicyDocument } from '../../src/policy/document.js';
 import {
   type CompiledPolicySet,
   compilePolicies,
+  decide,
   decideHostChars,
   type EvaluateOptions,
+  Evaluator,
   evaluate,
+  evaluatorOf,
   mixedResult,
   NO_MATCH_REASON,
   NOT_PLAIN,
@@ -181,10 +184,11 @@ describe('BatchProcessor.pushBytes', () => {
   });
 
   it('decides a plain hostname or IPv4 address in place (hostChars), and declines any other form', () => {
+    const ev = new Evaluator(set);
     const at = (s: string) => {
-      expect(loadHostChars(set.host.chars, s)).toBe(true);
-      const code = decideHostChars(set, false, s.length);
-      return code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set);
+      expect(loadHostChars(ev.host.chars, s)).toBe(true);
+      const code = decideHostChars(ev, false, s.length);
+      return code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(ev);
     };
     expect(at('x.github.com:22')).toMatchObject({
       decision: 'deny',
@@ -195,18 +199,37 @@ describe('BatchProcessor.pushBytes', () => {
     expect(at('[::1]:22')).toBeNull(); // an IPv6 address: the general parser's
   });
 
-  it("keeps the destination in the set's own scratch: another set deciding in between changes nothing", () => {
+  it("keeps the destination in the evaluator's own scratch: another evaluator of the same index, or another index, deciding in between changes nothing", () => {
+    const ev = new Evaluator(set);
     const other = compilePolicies(set.policies);
-    expect(loadHostChars(set.host.chars, 'x.github.com:22')).toBe(true);
-    // the other set reads a destination of its own, of another length, before the first decides
+    expect(loadHostChars(ev.host.chars, 'x.github.com:22')).toBe(true);
+    // others read destinations of their own, of other lengths, before the first decides
     expect(evaluate(other, 'connect:tcp', '10.9.9.9:53').decision).toBe('deny');
-    expect(evaluate(other, 'request:get', 'https://github.com/a/b').decision).toBe('allow');
-    expect(other.host.chars).not.toBe(set.host.chars);
-    const code = decideHostChars(set, false, 'x.github.com:22'.length);
-    expect(code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(set)).toMatchObject({
+    expect(evaluate(set, 'request:get', 'https://github.com/a/b').decision).toBe('allow');
+    const second = new Evaluator(set);
+    expect(second.evaluate('connect:tcp', 'github.com:443').decision).toBe('allow');
+    expect(second.host.chars).not.toBe(ev.host.chars);
+    expect(evaluatorOf(set).host.chars).not.toBe(ev.host.chars);
+    const code = decideHostChars(ev, false, 'x.github.com:22'.length);
+    expect(code === NOT_PLAIN ? null : code >= 0 ? set.results[code] : mixedResult(ev)).toMatchObject({
       decision: 'deny',
       reason: expect.stringContaining('deny-ssh'),
     });
+  });
+
+  it('an index is shared: two evaluators decide alternately, each mixed result read after the other decided', () => {
+    const a = new Evaluator(set);
+    const b = new Evaluator(set);
+    const dests = ['github.com:443', 'x.github.com:22', '10.1.2.3', 'other.org', 'api.github.com'];
+    const alone = dests.map((d) => evaluate(compilePolicies(set.policies), 'connect:tcp', d));
+    for (let i = 0; i < dests.length; i++) {
+      const j = (i + 2) % dests.length;
+      const ca = decide(a, 'connect:tcp', dests[i]!);
+      const cb = decide(b, 'connect:tcp', dests[j]!);
+      // a's hits survive b's decision
+      expect(ca >= 0 ? set.results[ca] : mixedResult(a)).toEqual(alone[i]);
+      expect(cb >= 0 ? set.results[cb] : mixedResult(b)).toEqual(alone[j]);
+    }
   });
 
   it('decides hostnames read from the bytes as the text path does (generated destinations)', () => {

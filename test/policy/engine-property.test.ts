@@ -47,6 +47,14 @@ const networkResource = fc.oneof(
   fc.tuple(ipv6, fc.integer({ min: 0, max: 128 })).map(([ip, b]) => `${maskV6(ip, b)}/${b}`),
   fc.tuple(ipv6, maybePort).map(([ip, p]) => (p === undefined ? ip : `[${ip}]:${p}`)),
   fc.tuple(ipv4, fc.integer({ min: 0, max: 32 })).map(([ip, b]) => `::ffff:${maskV4(ip, b)}/${b + 96}`),
+  // IPv4-compatible and NAT64 forms (issue 20): ranges, and single addresses with a port
+  fc
+    .tuple(fc.constantFrom('::', '64:ff9b::'), ipv4, fc.integer({ min: 0, max: 32 }))
+    .map(([pre, ip, b]) => `${pre}${maskV4(ip, b)}/${b + 96}`),
+  fc
+    .tuple(fc.constantFrom('::', '64:ff9b::'), ipv4, maybePort)
+    .map(([pre, ip, p]) => (p === undefined ? `${pre}${ip}` : `[${pre}${ip}]:${p}`)),
+  fc.constantFrom('::1/128', '::/96', '::/127', '::1', '[::1]:80', '::0.0.0.2/127'),
 );
 
 /** An IPv4 address in the numeric forms resolvers and URL parsers also read (issue 11). */
@@ -102,6 +110,15 @@ const networkDestination = fc.oneof(
   fc.tuple(ipv4, maybePort).map(([ip, p]) => withPort(ip, p)),
   fc.tuple(ipv4, maybePort).map(([ip, p]) => (p === undefined ? `::ffff:${ip}` : `[::ffff:${ip}]:${p}`)),
   fc.tuple(ipv6, maybePort).map(([ip, p]) => (p === undefined ? ip : `[${ip}]:${p}`)),
+  // IPv4-compatible and NAT64 destinations, dotted or in hex (issue 20), and :: and ::1
+  fc.tuple(fc.constantFrom('::', '64:ff9b::'), ipv4, fc.boolean(), maybePort).map(([pre, ip, hex, p]) => {
+    const g = ip.split('.').map(Number);
+    const tail = hex ? `${(g[0]! * 256 + g[1]!).toString(16)}:${(g[2]! * 256 + g[3]!).toString(16)}` : ip;
+    return p === undefined ? `${pre}${tail}` : `[${pre}${tail}]:${p}`;
+  }),
+  fc
+    .tuple(fc.constantFrom('::', '::1', '::2', '0:0:0:0:0:0:0:1'), maybePort)
+    .map(([h, p]) => (p === undefined ? h : `[${h}]:${p}`)),
 );
 
 const SEGS = ['data', 'a', 'b', 'x.log', '.ssh', 'src'];

@@ -42,6 +42,15 @@ const METADATA = [
   'https://user:pw@0251.0376.0251.0376/',
   'https://%31%36%39.254.169.254/',
   'http://[::ffff:a9fe:a9fe]/',
+  // IPv4-compatible and NAT64 (64:ff9b::/96) forms embed the address too (issue 20 item 15)
+  '[::169.254.169.254]:80',
+  '[::a9fe:a9fe]:80',
+  '::a9fe:a9fe',
+  '[64:ff9b::a9fe:a9fe]:80',
+  '[64:ff9b::169.254.169.254]:443',
+  '64:ff9b:0:0:0:0:a9fe:a9fe',
+  'http://[64:ff9b::a9fe:a9fe]/latest',
+  'http://[::a9fe:a9fe]/',
   'ssh://2852039166/',
   'redis://0xa9fea9fe',
 ];

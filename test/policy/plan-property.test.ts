@@ -116,6 +116,58 @@ function allowedSet(ps: readonly AuthoredPolicy[]): Set<string> {
   return out;
 }
 
+/**
+ * Plans `after` over `before`, applies it a phase at a time (the steps of a phase in the order
+ * `order` picks) and checks every intermediate state; returns the plan.
+ */
+function checkPlan(
+  before: AuthoredPolicy[],
+  after: AuthoredPolicy[],
+  prune: boolean,
+  order: (phase: Step[]) => Step[],
+): ReturnType<typeof planChanges> {
+  const live = toLive(before);
+  const plan = planChanges(after, live, { prune });
+  const allowedBefore = allowedSet(live);
+  // without --prune, the end state keeps the policies no file holds
+  const end = prune ? after : [...after, ...live.filter((p) => !after.some((a) => a.name === p.name))];
+  const allowedAfter = allowedSet(end);
+  const state = structuredClone(live);
+  for (const phase of phasesOf(plan)) {
+    for (const step of order(phase)) {
+      applyStep(state, step);
+      for (const key of allowedSet(state)) {
+        if (!allowedBefore.has(key) && !allowedAfter.has(key)) {
+          throw new Error(
+            `after ${step.op} of ${step.policy}, "${key}" is allowed, neither before nor after`,
+          );
+        }
+      }
+    }
+  }
+  expect(allowedSet(state)).toEqual(allowedAfter);
+  expect(planChanges(after, state, { prune }).steps).toEqual([]);
+  return plan;
+}
+
+const allow = (name: string, ...resources: string[]): AuthoredRule => ({
+  name,
+  actions: ['connect:tcp'],
+  decision: 'allow',
+  resources,
+});
+const deny = (name: string, ...resources: string[]): AuthoredRule => ({
+  ...allow(name, ...resources),
+  decision: 'deny',
+});
+const pol = (name: string, teams: string[], rules: AuthoredRule[]): AuthoredPolicy => ({
+  name,
+  scope: teams.length ? { teams } : {},
+  rules,
+  source: 'fixed',
+});
+const bothOrders = [(p: Step[]) => [...p], (p: Step[]) => [...p].reverse()];
+
 describe('policy apply write order', () => {
   it('never opens the organization beyond before ∪ after, at any intermediate state', () => {
     fc.assert(
@@ -125,35 +177,77 @@ describe('policy apply write order', () => {
         fc.boolean(),
         fc.infiniteStream(fc.nat()),
         (before, after, prune, rnd) => {
-          const live = toLive(before);
-          const plan = planChanges(after, live, { prune });
-          const allowedBefore = allowedSet(live);
-          // without --prune, the end state keeps the policies no file holds
-          const end = prune
-            ? after
-            : [...after, ...live.filter((p) => !after.some((a) => a.name === p.name))];
-          const allowedAfter = allowedSet(end);
-          const state = structuredClone(live);
           const random = rnd[Symbol.iterator]();
-          for (const phase of phasesOf(plan)) {
-            // concurrency may run the steps of a phase in any order
-            const order = [...phase].sort(() => (random.next().value % 3) - 1);
-            for (const step of order) {
-              applyStep(state, step);
-              for (const key of allowedSet(state)) {
-                if (!allowedBefore.has(key) && !allowedAfter.has(key)) {
-                  throw new Error(
-                    `after ${step.op} of ${step.policy}, "${key}" is allowed, neither before nor after`,
-                  );
-                }
-              }
-            }
-          }
-          expect(allowedSet(state)).toEqual(allowedAfter);
-          expect(planChanges(after, state, { prune }).steps).toEqual([]);
+          // concurrency may run the steps of a phase in any order
+          checkPlan(before, after, prune, (phase) => [...phase].sort(() => (random.next().value % 3) - 1));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.PLAN_RUNS ?? 300) },
     );
+  });
+
+  it('widens a scope with one PATCH: the rules stay, with their ids', () => {
+    for (const order of bothOrders) {
+      const plan = checkPlan(
+        [pol('p', ['t1'], [allow('a', 'a.test'), deny('d', 'b.test')])],
+        [pol('p', [], [allow('a', 'a.test'), deny('d', 'b.test')])],
+        false,
+        order,
+      );
+      expect(plan.steps.map((s) => s.op)).toEqual(['update-policy']);
+    }
+  });
+
+  it("takes a widening policy's allows out while another policy's denies reach the same members", () => {
+    for (const order of bothOrders) {
+      const plan = checkPlan(
+        [pol('p', ['t1'], [allow('a', 'a.test')]), pol('q', ['t1'], [deny('d', 'a.test')])],
+        [pol('p', [], [allow('a', 'a.test')]), pol('q', [], [deny('d', 'a.test')])],
+        false,
+        order,
+      );
+      expect(plan.steps.map((s) => `${s.op} ${s.policy}`).sort()).toEqual(
+        ['add-rule p', 'remove-rule p', 'update-policy p', 'update-policy q'].sort(),
+      );
+    }
+  });
+
+  it('turns a deny into an allow only once the allows it held back are final', () => {
+    // before: d blocks a.test that x allows; after: neither allows a.test
+    for (const order of bothOrders) {
+      checkPlan(
+        [pol('p', [], [deny('d', 'a.test')]), pol('q', [], [allow('x', 'a.test')])],
+        [pol('p', [], [allow('d', 'b.test')]), pol('q', [], [allow('x', 'c.test')])],
+        false,
+        order,
+      );
+    }
+  });
+
+  it('patches a deny that only grows early and one that only shrinks late; changes both ways by replacing', () => {
+    const grows = checkPlan(
+      [pol('p', [], [deny('d', 'a.test')])],
+      [pol('p', [], [deny('d', 'a.test', 'b.test')])],
+      false,
+      (p) => p,
+    );
+    expect(grows.steps).toMatchObject([{ op: 'change-rule', how: 'patch', phase: 1 }]);
+    const shrinks = checkPlan(
+      [pol('p', [], [deny('d', 'a.test', 'b.test')])],
+      [pol('p', [], [deny('d', 'a.test')])],
+      false,
+      (p) => p,
+    );
+    expect(shrinks.steps).toMatchObject([{ op: 'change-rule', how: 'patch', phase: 6 }]);
+    const moves = checkPlan(
+      [pol('p', [], [deny('d', 'a.test')])],
+      [pol('p', [], [deny('d', 'b.test')])],
+      false,
+      (p) => p,
+    );
+    expect(moves.steps).toMatchObject([
+      { op: 'change-rule', how: 'replace', phase: 1 },
+      { op: 'remove-rule', reason: 'replaced', phase: 6 },
+    ]);
   });
 });

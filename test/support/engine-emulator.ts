@@ -25,6 +25,13 @@ export interface EngineEmulatorOptions {
   noHeadPing?: boolean;
   images?: EmulatedImage[];
   registry?: { mirrors?: string[]; insecure?: string[] };
+  /** /_ping never answers (the connection stays open). */
+  pingHangs?: boolean;
+  /**
+   * GET /images/{name}/get misbehaves: `stall` sends 512 bytes then nothing, `drip` a byte every
+   * 200 ms, `endless` tar entries (1 KiB files) for ever, each as fast as the reader takes them.
+   */
+  exportFault?: 'stall' | 'drip' | 'endless';
   /** Serve TLS and require a client certificate signed by `ca` (PEM), as a docker daemon with --tlsverify. */
   tls?: { key: string; cert: string; ca: string };
 }
@@ -70,6 +77,7 @@ export async function startEngineEmulator(
     const url = new URL(req.url ?? '/', 'http://engine');
     requests.push({ method: req.method ?? 'GET', url: `${url.pathname}${url.search}` });
     if (url.pathname === '/_ping') {
+      if (options.pingHangs) return;
       if (req.method === 'HEAD' && options.noHeadPing)
         return send(res, 405, { message: 'method not allowed' });
       res.writeHead(200, { 'api-version': max, 'content-type': 'text/plain' });
@@ -134,6 +142,7 @@ export async function startEngineEmulator(
       if (!img) return send(res, 404, { message: `No such image: ${name}` });
       if (im[2] === 'get') {
         res.writeHead(200, { 'content-type': 'application/x-tar' });
+        if (options.exportFault) return misbehave(res, options.exportFault);
         return res.end(img.archive ?? Buffer.alloc(0));
       }
       return send(res, 200, inspectAt(at, img));
@@ -227,4 +236,41 @@ function inspectAt(at: number, img: EmulatedImage) {
     out.ContainerConfig = { ...config, Cmd: ['/bin/sh', '-c', '#(nop) CMD ["/bin/app"]'] };
   }
   return out;
+}
+
+/** A tar entry header for a file of `size` bytes (ustar, checksum filled in). */
+function fileHeader(name: string, size: number): Buffer {
+  const h = Buffer.alloc(512, 0);
+  h.write(name, 0, 100, 'ascii');
+  h.write('0000644\0', 100, 8, 'ascii');
+  h.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 12, 'ascii');
+  h.write('00000000000\0', 136, 12, 'ascii');
+  h.write('        ', 148, 8, 'ascii');
+  h.write('0', 156, 1, 'ascii');
+  h.write('ustar\0', 257, 6, 'ascii');
+  h.write('00', 263, 2, 'ascii');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
+  return h;
+}
+
+function misbehave(res: ServerResponse, fault: 'stall' | 'drip' | 'endless'): void {
+  if (fault === 'stall') {
+    res.write(fileHeader('stalls', 1 << 20));
+    return;
+  }
+  if (fault === 'drip') {
+    const timer = setInterval(() => res.write(Buffer.from('x')), 200);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
+  let n = 0;
+  const more = () => {
+    while (!res.destroyed) {
+      const ok = res.write(Buffer.concat([fileHeader(`f${n++}`, 1024), Buffer.alloc(1024, 0x61)]));
+      if (!ok) return void res.once('drain', more);
+    }
+  };
+  more();
 }

@@ -16,6 +16,12 @@ const SCRIPTS: Record<string, string> = {
   quits: 'echo "no such entry"; exit 1',
   // never answers
   hangs: 'exec sleep 60',
+  // never answers, and its own child (gpg under pass) keeps the pipes open after it is killed;
+  // the child's pid goes to $HELPER_PID_FILE
+  'hangs-with-child': 'sleep 60 & echo $! > "$HELPER_PID_FILE"; wait',
+  // answers, exits, and leaves a child holding its pipes
+  'answers-leaves-child':
+    'cat >/dev/null; printf \'{"Username":"u","Secret":"s"}\'; sleep 60 & echo $! > "$HELPER_PID_FILE"; exit 0',
   // answers far more than any credential
   floods: 'cat >/dev/null; head -c 200000 /dev/zero | tr "\\0" "x"',
 };

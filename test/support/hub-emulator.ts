@@ -19,6 +19,7 @@ import {
 } from './hub-emulator/access-tokens.js';
 import { createCredentials } from './hub-emulator/credentials.js';
 import { type GovernanceContext, handleGovernance } from './hub-emulator/governance.js';
+import { handleGroups } from './hub-emulator/groups.js';
 import {
   type Fault,
   type FaultMatcher,
@@ -50,6 +51,7 @@ export { decodeJwt } from './hub-emulator/jwt.js';
 export type { RegistryAccess } from './hub-emulator/registry-token.js';
 export type {
   AccessTokenRecord,
+  EmulatorGroup,
   EmulatorOrg,
   EmulatorUser,
   HubState,
@@ -59,6 +61,7 @@ export type {
   UserSeed,
 } from './hub-emulator/state.js';
 export {
+  ACME_TEAM_NAMES,
   ACME_TEAMS,
   DEFAULT_ORGS,
   DEFAULT_USERS,
@@ -286,6 +289,12 @@ export async function startHubEmulator(opts: HubEmulatorOptions = {}): Promise<H
         clock(),
         patPrefix,
       );
+    }
+    if (segments[0] === 'v2' && segments[1] === 'orgs' && segments[3] === 'groups' && segments.length <= 5) {
+      const caller = creds.bearerCaller(req);
+      if (!caller) return hubError(res, 401, 'authentication required');
+      const host = req.headers.host ?? '127.0.0.1';
+      return handleGroups(state, res, method, host, segments[2]!, segments[4], url.searchParams, caller);
     }
     if (
       segments[0] === 'v2' &&

@@ -29,15 +29,42 @@ interface NetDest {
   port: number;
 }
 
+/**
+ * Whether an IPv6 address is decided as the IPv4 address in its last 32 bits: IPv4-mapped
+ * (`::ffff:0:0/96`), IPv4-compatible (`::/96`, but not `::` or `::1`) and the NAT64 well-known
+ * prefix (`64:ff9b::/96`).
+ */
+function carriesIPv4(a: ipaddr.IPv6): boolean {
+  const p = a.parts;
+  if (a.isIPv4MappedAddress()) return true;
+  if (a.match(ipaddr.IPv6.parse('64:ff9b::'), 96)) return true;
+  return a.match(ipaddr.IPv6.parse('::'), 96) && !(p[6] === 0 && p[7]! <= 1);
+}
+
+function embedded(a: ipaddr.IPv6): ipaddr.IPv4 {
+  const p = a.parts;
+  return new ipaddr.IPv4([p[6]! >> 8, p[6]! & 255, p[7]! >> 8, p[7]! & 255]);
+}
+
 function unmap(a: Addr): Addr {
-  if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress())
-    return (a as ipaddr.IPv6).toIPv4Address();
+  if (a.kind() === 'ipv6' && carriesIPv4(a as ipaddr.IPv6)) return embedded(a as ipaddr.IPv6);
   return a;
+}
+
+/**
+ * IPv6 text with a trailing dotted quad rewritten as two hex groups: ipaddr.js reads `::a.b.c.d`
+ * as IPv4-mapped (`::ffff:a.b.c.d`), which RFC 4291 does not (it is IPv4-compatible).
+ */
+function v6Text(text: string): string {
+  const m = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!m || !ipaddr.IPv4.isValidFourPartDecimal(`${m[2]}.${m[3]}.${m[4]}.${m[5]}`)) return text;
+  const [a, b, c, d] = [m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number];
+  return `${m[1]}${(a * 256 + b).toString(16)}:${(c * 256 + d).toString(16)}`;
 }
 
 function ipOf(text: string): Addr | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
-  if (text.includes(':') && ipaddr.IPv6.isValid(text)) return unmap(ipaddr.IPv6.parse(text));
+  if (text.includes(':') && ipaddr.IPv6.isValid(text)) return unmap(ipaddr.IPv6.parse(v6Text(text)));
   return null;
 }
 
@@ -112,9 +139,11 @@ function networkMatcher(resource: string): Matcher<NetDest> {
   let port: number | undefined;
   // CIDR: "10.0.0.0/8", "2001:db8::/32": only IP-literal destinations, inside the range
   if (r.includes('/')) {
-    let [net, bits] = ipaddr.parseCIDR(r);
-    if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-      net = (net as ipaddr.IPv6).toIPv4Address();
+    const slash = r.indexOf('/');
+    let [net, bits] = ipaddr.parseCIDR(`${v6Text(r.slice(0, slash))}${r.slice(slash)}`);
+    // A range of such addresses is the IPv4 range (one holding :: or ::1 stays IPv6).
+    if (net.kind() === 'ipv6' && bits >= 96 && carriesIPv4(net as ipaddr.IPv6)) {
+      net = embedded(net as ipaddr.IPv6);
       bits -= 96;
     }
     const whole = bits === (net.kind() === 'ipv4' ? 32 : 128);

@@ -3,6 +3,7 @@
 // a version the daemon refuses (decisions §6).
 import type { Readable } from 'node:stream';
 import { ApiError, AuthError, type HubctlError, NetworkError, UsageError } from '../../errors.js';
+import { watchProgress } from '../../http/body.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../../http/client.js';
 import { readAnswer, type v } from '../answer.js';
 import type { EngineAddress } from './address.js';
@@ -35,7 +36,12 @@ export interface EngineClientOptions {
   address: EngineAddress;
   /** DOCKER_API_VERSION, already checked. */
   pinned?: string;
+  /** HUBCTL_HTTP_TIMEOUT: the export must keep moving within this (default 30 s). */
+  timeoutMs?: number;
 }
+
+/** An export that delivers less than this in a timeout's window is stalled (or dripping). */
+export const EXPORT_MIN_BYTES = 64 * 1024;
 
 export function createEngineClient(options: EngineClientOptions): EngineClient {
   const { http, address, pinned } = options;
@@ -136,7 +142,16 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         timeoutMs: 300_000,
         what: `exporting ${name} from the engine`,
       });
-      return res.body;
+      // Headers may take a while (the engine gathers the image); the body must keep moving.
+      const windowMs = options.timeoutMs ?? 30_000;
+      return watchProgress(res.body, {
+        windowMs,
+        minBytes: EXPORT_MIN_BYTES,
+        error: () =>
+          new NetworkError(
+            `exporting ${name} from the engine at ${address.display}: less than ${EXPORT_MIN_BYTES / 1024} KiB arrived in ${windowMs / 1000} s (the export stalled)`,
+          ),
+      });
     },
     async loadImage(body, signal) {
       const res = await request('/images/load?quiet=1', {

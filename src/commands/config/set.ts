@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { profileName } from '../../config/settings.js';
 import type { ProfileKey } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { type CommandHost, examples } from '../host.js';
@@ -22,7 +23,9 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 }
 
 export async function run(ctx: Context, key: ProfileKey, value: string): Promise<void> {
-  const profile = (await ctx.settings()).profile;
+  // Only the profile's name: a stored value that is refused (a base URL with a password in it)
+  // must not keep `config` from showing, replacing or removing it.
+  const profile = profileName(ctx.globals, ctx.env);
   (await ctx.config()).set(profile, key, value);
   if (ctx.output.json) ctx.output.printJson({ profile, key, value });
   else ctx.output.info(`Set ${key} to ${value} in profile "${profile}".`);

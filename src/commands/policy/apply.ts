@@ -9,7 +9,7 @@ import { CancelledError, ExitCode, exitCodeFor, HubctlError } from '../../errors
 import { type AuthoredRule, type Plan, phasesOf, planChanges, type Step } from '../../policy/index.js';
 import { runPool } from '../../pool.js';
 import { type CommandHost, collectRepeat, examples, positiveInt } from '../host.js';
-import { fetchLive, readAuthored, shown } from './as-code.js';
+import { fetchLive, readAuthored, resolveScopes, shown } from './as-code.js';
 import { planJson, showPlan, stepSummary } from './plan-view.js';
 import { notePropagation } from './present.js';
 import { confirmFirst } from './resolve.js';
@@ -64,10 +64,12 @@ function ruleBody(r: AuthoredRule): CreateRuleBody {
 
 function patchBody(s: Extract<Step, { op: 'change-rule' }>): UpdateRuleBody {
   const body: UpdateRuleBody = {};
+  if (s.fields.includes('name')) body.name = s.to.name;
   if (s.fields.includes('actions')) body.actions = s.to.actions;
   if (s.fields.includes('decision')) body.decision = s.to.decision as 'allow' | 'deny';
-  if (s.fields.includes('resources')) body.resources = s.to.resources ?? null;
-  if (s.fields.includes('http_resources')) body.http_resources = s.to.http_resources ?? null;
+  // the new form's list alone: the API refuses the other form's field, even as null
+  if (s.fields.includes('resources') && s.to.resources) body.resources = s.to.resources;
+  if (s.fields.includes('http_resources') && s.to.http_resources) body.http_resources = s.to.http_resources;
   return body;
 }
 
@@ -118,8 +120,9 @@ function deletions(plan: Plan): Step[] {
 }
 
 export async function run(ctx: Context, opts: ApplyOptions): Promise<number> {
-  const authored = await readAuthored(opts.files);
+  const files = await readAuthored(opts.files);
   const client = await ctx.governance();
+  const authored = await resolveScopes(ctx, files);
   const plan = planChanges(authored, await fetchLive(client, opts.concurrency), { prune: opts.prune });
   if (!plan.differs) {
     if (ctx.output.json) ctx.output.printJson({ ...planJson(plan), applied: [], not_applied: [] });

@@ -3,10 +3,13 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GovernanceClient } from '../../api/governance.js';
+import { isTeamUuid } from '../../api/teams.js';
+import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import {
   type AuthoredPolicy,
   authoredFromDoc,
+  checkAuthored,
   type LivePolicy,
   liveFromDoc,
   parsePolicyDocument,
@@ -58,6 +61,30 @@ export async function readAuthored(paths: readonly string[]): Promise<AuthoredPo
       );
     }
     for (const doc of await parsePolicyDocument(text, f)) out.push(authoredFromDoc(doc));
+  }
+  // the limits the files alone pass are invalid input, found before the first request
+  checkAuthored(out);
+  return out;
+}
+
+/**
+ * Team names in the files' `scope.teams` → UUIDs, so that files can name teams as people do. The
+ * teams are read once, and only when a file names one; an unknown or ambiguous name is exit 2,
+ * before any write.
+ */
+export async function resolveScopes(ctx: Context, authored: AuthoredPolicy[]): Promise<AuthoredPolicy[]> {
+  const named = (p: AuthoredPolicy) => (p.scope.teams ?? []).some((t) => !isTeamUuid(t));
+  if (!authored.some(named)) return authored;
+  const directory = await ctx.teams();
+  const out: AuthoredPolicy[] = [];
+  for (const p of authored) {
+    if (!named(p)) {
+      out.push(p);
+      continue;
+    }
+    const where = `${p.source}: policy ${shown(p.name)} scope.teams`;
+    const teams = (await directory.resolve(p.scope.teams ?? [], where)).sort();
+    out.push({ ...p, scope: teams.length === 0 ? {} : { teams } });
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { checkPolicyName, checkTeams } from './resolve.js';
 
 export interface CreateOptions {
   name: string;
-  /** Team UUIDs; empty means org-wide. */
+  /** Team names or UUIDs; empty means org-wide. */
   teams: string[];
 }
 
@@ -15,23 +15,29 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .command('create')
     .description('Create a policy (org-wide, or for the teams given); add rules with `hubctl rule add`')
     .argument('<name>', 'policy name, unique in the organization')
-    .option('--team <uuid>', 'apply only to this team (repeatable, or comma-separated)', collectList, [])
+    .option(
+      '--team <team>',
+      'apply only to this team, by name or UUID (repeatable, or comma-separated)',
+      collectList,
+      [],
+    )
     .action((name: string, o: { team: string[] }) => {
       const opts = { name: checkPolicyName(name), teams: checkTeams(o.team) };
       return host.run((ctx) => runner(ctx, opts));
     });
   return examples(cmd, [
     'hubctl policy create egress',
-    'hubctl policy create build-cache --team 6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b',
+    'hubctl policy create build-cache --team developers',
     'ID=$(hubctl policy create egress --json | jq -r .id)',
   ]);
 }
 
 export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const client = await ctx.governance();
+  const teams = opts.teams.length > 0 ? await (await ctx.teams()).resolve(opts.teams) : [];
   const policy = await client.createPolicy({
     name: opts.name,
-    ...(opts.teams.length > 0 ? { scope: { teams: opts.teams } } : {}),
+    ...(teams.length > 0 ? { scope: { teams } } : {}),
   });
   if (ctx.output.json) {
     ctx.output.printJson(policy);

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { planChanges } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
-import { fetchLive, readAuthored } from './as-code.js';
+import { fetchLive, readAuthored, resolveScopes } from './as-code.js';
 import { planJson, showPlan } from './plan-view.js';
 
 export interface DiffOptions {
@@ -26,8 +26,9 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 }
 
 export async function run(ctx: Context, opts: DiffOptions): Promise<number> {
-  const authored = await readAuthored(opts.files);
+  const files = await readAuthored(opts.files);
   const client = await ctx.governance();
+  const authored = await resolveScopes(ctx, files);
   const plan = planChanges(authored, await fetchLive(client, 4), { prune: opts.prune });
   if (ctx.output.json) ctx.output.printJson(planJson(plan));
   else await showPlan(ctx, plan);

@@ -38,8 +38,8 @@ export const EVAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '-f, --file <path>', description: 'policy file, YAML or JSON (repeatable)', repeat: true },
   { flags: '--policy <policy>', description: 'fetch this policy by id or name (repeatable)', repeat: true },
   {
-    flags: '--team <uuid>',
-    description: 'evaluate the policies that apply to this team in --org (repeatable)',
+    flags: '--team <team>',
+    description: 'evaluate the policies that apply to this team (name or UUID) in --org (repeatable)',
     repeat: true,
   },
   { flags: '--explain', description: 'show every rule that matched and why' },
@@ -107,6 +107,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl policy eval read ~/src/app/main.go -f examples/filesystem.yaml --explain',
     'hubctl policy eval request:get https://api.github.com/repos/x -f policy.yaml --explain',
     'hubctl policy eval connect:tcp 169.254.169.254:80 --policy egress --json',
+    'hubctl --org acme policy eval connect:tcp registry.npmjs.org --team developers',
     'hubctl policy eval --batch -f policy.yaml --fail-on-deny < requests.ndjson > decisions.ndjson',
   ]);
 }

@@ -5,11 +5,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { isTeamUuid } from '../../api/teams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type AuthoredPolicy, authoredValue, liveFromDoc, policyDocFromApi } from '../../policy/index.js';
+import {
+  type AuthoredPolicy,
+  authoredValue,
+  liveFromDoc,
+  policyDocFromApi,
+  type Scope,
+} from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { fetchLive } from './as-code.js';
+import { teamNamesFor } from './present.js';
 import { fetchPolicy } from './resolve.js';
 
 export interface ExportOptions {
@@ -79,6 +87,36 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   }
 }
 
+/**
+ * The scopes with team names in place of UUIDs, so that files can be reviewed; `policy apply` reads
+ * the names back to the same UUIDs. A UUID stays where a name would not lead back to it: a team the
+ * organization no longer has (said on stderr), a name two teams share, or a name that reads as a UUID.
+ */
+async function namedScopes(ctx: Context, policies: AuthoredPolicy[]): Promise<Scope[]> {
+  const names = await teamNamesFor(
+    ctx,
+    policies.map((p) => p.scope),
+  );
+  if (names === undefined) return policies.map((p) => p.scope);
+  const uses = new Map<string, number>();
+  for (const name of names.values()) uses.set(name, (uses.get(name) ?? 0) + 1);
+  return policies.map((p) => {
+    const teams = p.scope.teams ?? [];
+    if (teams.length === 0) return p.scope;
+    const shownTeams = teams.map((uuid) => {
+      const name = names.get(uuid.toLowerCase());
+      if (name === undefined) {
+        ctx.output.warn(
+          `Policy ${JSON.stringify(p.name)}: team ${uuid} is not a team of the organization any more; it is written as its UUID.`,
+        );
+        return uuid;
+      }
+      return uses.get(name) === 1 && !isTeamUuid(name) ? name : uuid;
+    });
+    return { teams: shownTeams.sort() };
+  });
+}
+
 export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
   const client = await ctx.governance();
   let policies: AuthoredPolicy[];
@@ -90,14 +128,17 @@ export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
       policies.push(liveFromDoc({ ...policyDocFromApi(policy), id: policy.id }));
     }
   }
-  const clean = policies.map((p) => ({
+  const scopes = await namedScopes(ctx, policies);
+  const clean = policies.map((p, i) => ({
     name: p.name,
-    scope: p.scope,
+    scope: scopes[i]!,
     source: p.source,
     ...(p.cedar_v1 ? { cedar_v1: p.cedar_v1 } : { rules: p.rules }),
   }));
   if (opts.outDir === undefined) {
-    ctx.output.line((await render(clean, opts.format, client.org)).replace(/\n$/, ''));
+    // The document as written (line() would escape its line breaks); on a terminal, verbatim()
+    // still escapes every other control character.
+    ctx.output.verbatim(await render(clean, opts.format, client.org));
     return;
   }
   await mkdir(opts.outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {

@@ -1,9 +1,10 @@
 // `hubctl policy lint`: warnings about rules that bite (decisions §4 traps), over files or live
 // policies evaluated together. Exit 0 clean, 1 warnings, 2 invalid.
 import type { Command } from 'commander';
+import { isTeamUuid } from '../../api/teams.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { lintPolicies } from '../../policy/index.js';
+import { lintPolicies, type PolicyDoc } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
 import { loadPolicies } from './sources.js';
 
@@ -37,7 +38,8 @@ export async function run(ctx: Context, opts: LintOptions): Promise<number> {
     live: false,
   });
   // rules and policies hubctl cannot evaluate are warnings too (NOT_EVALUATED)
-  const warnings = lintPolicies(policies);
+  const warnings: { code: string; message: string; policy?: string }[] = lintPolicies(policies);
+  warnings.push(...(await checkTeamNames(ctx, policies)));
   if (ctx.output.json) {
     ctx.output.printJson({ warnings });
   } else {
@@ -52,4 +54,37 @@ export async function run(ctx: Context, opts: LintOptions): Promise<number> {
     );
   }
   return warnings.length === 0 ? ExitCode.OK : ExitCode.ERROR;
+}
+
+/**
+ * Team names in the files' scopes are checked against the organization when hubctl can reach it
+ * (`--org` and a login); offline it says they were not checked rather than guess.
+ */
+async function checkTeamNames(
+  ctx: Context,
+  policies: PolicyDoc[],
+): Promise<{ code: string; policy: string; message: string }[]> {
+  const named = policies.flatMap((p) =>
+    (p.scope.teams ?? []).filter((t) => !isTeamUuid(t)).map((team) => ({ p, team })),
+  );
+  if (named.length === 0) return [];
+  let directory: Awaited<ReturnType<Context['teams']>>;
+  try {
+    directory = await ctx.teams();
+    await directory.teams();
+  } catch (err) {
+    ctx.output.info(
+      `${named.length} team name${named.length === 1 ? ' was' : 's were'} not checked: resolving a team name needs the organization (--org and a login): ${(err as Error).message}`,
+    );
+    return [];
+  }
+  const out: { code: string; policy: string; message: string }[] = [];
+  for (const { p, team } of named) {
+    try {
+      await directory.resolve([team], `${p.source}: policy ${JSON.stringify(p.name)} scope.teams`);
+    } catch (err) {
+      out.push({ code: 'UNKNOWN_TEAM', policy: p.name, message: (err as Error).message });
+    }
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { MAX_POLICIES } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import { policyType } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
-import { scopeText } from './present.js';
+import { scopeDetail, teamNamesFor } from './present.js';
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = group
@@ -24,9 +24,19 @@ export async function run(ctx: Context): Promise<void> {
     ctx.output.info(`No policies in org ${client.org} yet: create one with \`hubctl policy create NAME\`.`);
     return;
   }
+  const names = await teamNamesFor(
+    ctx,
+    summaries.map((p) => p.scope),
+  );
   await ctx.output.table(
     ['ID', 'NAME', 'SCOPE', 'TYPE', 'UPDATED'],
-    summaries.map((p) => [p.id, p.name, scopeText(p.scope), policyType(p), ctx.output.time(p.updated_at)]),
+    summaries.map((p) => [
+      p.id,
+      p.name,
+      scopeDetail(p.scope, names),
+      policyType(p),
+      ctx.output.time(p.updated_at),
+    ]),
   );
   if (summaries.length >= MAX_POLICIES) {
     ctx.output.warn(

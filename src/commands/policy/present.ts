@@ -20,16 +20,36 @@ export function notePropagation(ctx: Context): void {
   ctx.output.info(PROPAGATION_NOTE);
 }
 
-/** `org-wide` for an empty or absent team list, else `1 team`, `3 teams`. */
-export function scopeText(scope: Scope | undefined): string {
-  const n = scope?.teams?.length ?? 0;
-  if (n === 0) return 'org-wide';
-  return n === 1 ? '1 team' : `${n} teams`;
+/** What a UUID is shown as when the organization has no such team (any more). */
+export const NOT_A_TEAM = '(not a team of the org)';
+
+/**
+ * UUID → team name for the teams in these scopes, read once per run and only when a scope names a
+ * team. When the names cannot be read (no permission to list teams), the UUIDs are shown as they are.
+ */
+export async function teamNamesFor(
+  ctx: Context,
+  scopes: readonly (Scope | undefined)[],
+): Promise<Map<string, string> | undefined> {
+  if (!scopes.some((s) => (s?.teams?.length ?? 0) > 0)) return new Map();
+  try {
+    return await (await ctx.teams()).names();
+  } catch (err) {
+    ctx.output.warn(`Team names could not be read, so teams are shown by UUID: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
-function scopeDetail(scope: Scope | undefined): string {
+/** A team for people: its name; a UUID that is no team of the organization says so. */
+export function teamLabel(uuid: string, names: Map<string, string> | undefined): string {
+  if (names === undefined) return uuid;
+  return names.get(uuid.toLowerCase()) ?? `${uuid} ${NOT_A_TEAM}`;
+}
+
+/** `org-wide`, or `teams developers, ops` (names where they can be read). */
+export function scopeDetail(scope: Scope | undefined, names?: Map<string, string>): string {
   const teams = scope?.teams ?? [];
-  return teams.length === 0 ? 'org-wide' : `teams ${teams.join(', ')}`;
+  return teams.length === 0 ? 'org-wide' : `teams ${teams.map((t) => teamLabel(t, names)).join(', ')}`;
 }
 
 const RULE_FIELDS = new Set(['id', 'name', 'actions', 'decision', 'resources', 'http_resources']);
@@ -49,11 +69,12 @@ function list(v: unknown): string {
 /** The policy's own fields. */
 export async function showPolicyFields(ctx: Context, policy: GovPolicy): Promise<void> {
   const type = policyType(policy);
+  const names = await teamNamesFor(ctx, [policy.scope]);
   const pairs: [string, string][] = [
     ['ID', policy.id],
     ['Name', policy.name],
     ['Org', policy.org],
-    ['Scope', scopeDetail(policy.scope)],
+    ['Scope', scopeDetail(policy.scope, names)],
     ['Type', type],
   ];
   if (type === 'allowlist_v0') {

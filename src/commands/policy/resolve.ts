@@ -85,18 +85,17 @@ export function resolveRule(policy: GovPolicy, ref: string): GovRule {
   return found[0]!;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `--team` values: team UUIDs (interface.md Scope), duplicates dropped. */
+/**
+ * `--team` values as given: team names or UUIDs (a name is resolved through the organization's
+ * teams when the command runs, before any write), duplicates dropped.
+ */
 export function checkTeams(teams: string[]): string[] {
   for (const t of teams) {
-    if (!UUID.test(t)) {
-      throw new UsageError(
-        `--team takes a team UUID (like 6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b), not "${t}"`,
-      );
+    if (t.length > 256 || /[\u0000-\u001f\u007f]/.test(t)) {
+      throw new UsageError(`--team takes a team name or UUID, not ${JSON.stringify(t.slice(0, 80))}`);
     }
   }
-  return [...new Set(teams.map((t) => t.toLowerCase()))];
+  return [...new Set(teams)];
 }
 
 /** A policy name as given: not empty, not blank. */

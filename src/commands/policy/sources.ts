@@ -1,11 +1,13 @@
 // Where `policy eval` and `policy lint` get their policies: files (-f, YAML or JSON), policies
 // fetched live by id or name, or every policy that applies to some teams in the organization. Only
-// the live paths touch the governance client (and so undici, conf and credentials).
-import { closeSync, openSync, readSync } from 'node:fs';
+// the live paths touch the governance client (and so undici, the config store and credentials).
+import { closeSync, readSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
+import { openInputSync } from '../../files/regular.js';
 import {
   applicablePolicies,
+  decodePolicyText,
   type PolicyDoc,
   parsePolicyDocument,
   policyDocFromApi,
@@ -16,7 +18,7 @@ export interface PolicySources {
   files: string[];
   /** Ids or names of policies to fetch. */
   policies: string[];
-  /** Team UUIDs: every org-wide policy plus those scoped to these teams. */
+  /** Team names or UUIDs: every org-wide policy plus those scoped to these teams. */
   teams: string[];
   /** Fetch every policy that applies (org-wide, plus `teams`) when nothing else is named. */
   live: boolean;
@@ -26,17 +28,14 @@ export interface PolicySources {
 const MAX_POLICY_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
- * A policy file's text, of at most `cap` bytes and one more (the caller names a file over its cap;
- * a FIFO or /dev/stdin works too). Read synchronously: node:fs/promises would load node's readline
+ * A policy file's text, of at most `cap` bytes and one more (the caller names a file over its cap).
+ * A FIFO, a device or a pipe is refused (issue 20: a FIFO without a writer blocked for ever). Read synchronously: node:fs/promises would load node's readline
  * and stream modules, a tenth of `policy eval`'s start-up (bench/startup.mjs).
  */
 export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): string {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw cannotRead(path, err);
-  }
+  // A regular file only: a FIFO (or a device) would block, or never end.
+  const fd = openInputSync(path, 'policy file', (err) => cannotRead(path, err));
+  let bytes: Buffer;
   try {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -47,12 +46,14 @@ export function readPolicyText(path: string, cap = MAX_POLICY_FILE_BYTES): strin
       chunks.push(chunk.subarray(0, n));
       total += n;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    bytes = Buffer.concat(chunks, total);
   } catch (err) {
     throw cannotRead(path, err);
   } finally {
     closeSync(fd);
   }
+  // invalid UTF-8 is refused with its line, not read on as U+FFFD
+  return decodePolicyText(bytes, path);
 }
 
 function cannotRead(path: string, err: unknown): UsageError {
@@ -91,7 +92,8 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
     out.push(policyDocFromApi(policy, `policy ${policy.id}`));
   }
   if (src.teams.length > 0 || src.live) {
-    const summaries = applicablePolicies(await client.allPolicies(), src.teams);
+    const teams = src.teams.length > 0 ? await (await ctx.teams()).resolve(src.teams) : [];
+    const summaries = applicablePolicies(await client.allPolicies(), teams);
     for (const s of summaries) {
       const type = policyType(s);
       if (type !== 'allowlist_v0') {

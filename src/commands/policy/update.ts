@@ -3,7 +3,7 @@ import type { UpdatePolicyBody } from '../../api/governance.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type CommandHost, collectList, examples } from '../host.js';
-import { notePropagation, scopeText, showPolicyFields } from './present.js';
+import { notePropagation, scopeDetail, showPolicyFields, teamNamesFor } from './present.js';
 import { checkPolicyName, checkTeams, resolvePolicy } from './resolve.js';
 
 export interface UpdateOptions {
@@ -11,7 +11,7 @@ export interface UpdateOptions {
   policy: string;
   /** New name. */
   name?: string;
-  /** New team list; `[]` makes the policy org-wide. Absent: scope unchanged. */
+  /** New team list (names or UUIDs); `[]` makes the policy org-wide. Absent: scope unchanged. */
   teams?: string[];
 }
 
@@ -21,7 +21,11 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .description("Rename a policy or change its scope (only the fields given change; rules don't)")
     .argument('<policy>', 'policy id (pol_…) or name')
     .option('--name <name>', 'new name')
-    .option('--team <uuid>', 'replace the team list (repeatable, or comma-separated)', collectList)
+    .option(
+      '--team <team>',
+      'replace the team list, by name or UUID (repeatable, or comma-separated)',
+      collectList,
+    )
     .option('--org-wide', 'apply to the whole organization (clears the team list)')
     .action((policy: string, o: { name?: string; team?: string[]; orgWide?: boolean }) => {
       if (o.team !== undefined && o.orgWide) {
@@ -34,24 +38,27 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       if (o.name !== undefined) opts.name = checkPolicyName(o.name, '--name');
       if (o.team !== undefined) {
         opts.teams = checkTeams(o.team);
-        if (opts.teams.length === 0) throw new UsageError('--team needs a team UUID (or use --org-wide)');
+        if (opts.teams.length === 0)
+          throw new UsageError('--team needs a team name or UUID (or use --org-wide)');
       }
       if (o.orgWide) opts.teams = [];
       return host.run((ctx) => runner(ctx, opts));
     });
   return examples(cmd, [
     'hubctl policy update egress --name egress-prod',
-    'hubctl policy update egress --team 6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b --team 0a9b8c7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
+    'hubctl policy update egress --team developers --team ops',
     'hubctl policy update pol_3f2b8c1e --org-wide --json',
   ]);
 }
 
 export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   const client = await ctx.governance();
+  // Names resolve before anything is written: an unknown team changes nothing.
+  const teams = opts.teams?.length ? await (await ctx.teams()).resolve(opts.teams) : opts.teams;
   const { id } = await resolvePolicy(client, opts.policy);
   const body: UpdatePolicyBody = {};
   if (opts.name !== undefined) body.name = opts.name;
-  if (opts.teams !== undefined) body.scope = { teams: opts.teams };
+  if (teams !== undefined) body.scope = { teams };
   const result = await client.updatePolicy(id, body);
   if (ctx.output.json) {
     ctx.output.printJson(result);
@@ -61,8 +68,9 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   const changes: string[] = [];
   if (result.old.name !== result.new.name)
     changes.push(`renamed "${result.old.name}" to "${result.new.name}"`);
-  const before = scopeText(result.old.scope);
-  const after = scopeText(result.new.scope);
+  const names = await teamNamesFor(ctx, [result.old.scope, result.new.scope]);
+  const before = scopeDetail(result.old.scope, names);
+  const after = scopeDetail(result.new.scope, names);
   if (opts.teams !== undefined)
     changes.push(before === after ? `scope ${after}` : `scope ${before} → ${after}`);
   ctx.output.info(

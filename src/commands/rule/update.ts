@@ -150,11 +150,10 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   if (opts.name !== undefined) body.name = opts.name;
   if (opts.actions !== undefined) body.actions = opts.actions;
   if (opts.decision !== undefined) body.decision = opts.decision;
+  // One update switches kinds with the new list alone: the API refuses the other form's field,
+  // even as null ("HTTP rules must not supply resources"), and drops the old list itself.
   if (opts.resources !== undefined) body.resources = opts.resources;
   if (opts.http_resources !== undefined) body.http_resources = opts.http_resources;
-  // One update switches kinds: the new list, and null for the old one (merge-patch).
-  if (switches && opts.http_resources !== undefined) body.resources = null;
-  if (switches && opts.resources !== undefined) body.http_resources = null;
   const result = await client.updateRule(policy.id, rule.id, body);
   if (ctx.output.json) {
     ctx.output.printJson(result);

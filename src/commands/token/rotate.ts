@@ -69,6 +69,10 @@ function report(ctx: Context, result: RotationResult): void {
       // The secret only when the rotation is complete, exactly as `token create --json` shows it.
       new: created ?? null,
       steps,
+      // What the run left behind, and what to run when it could not finish (issue 20).
+      old_state: result.oldState,
+      ...(result.newActive ? { new_active: result.newActive } : {}),
+      todo: result.todo,
     });
     return;
   }
@@ -84,6 +88,24 @@ function report(ctx: Context, result: RotationResult): void {
     );
   } else {
     const failed = steps.find((s) => !s.ok)?.step;
-    ctx.output.warn(`Rotation stopped at ${failed}; "${old.token_label}" (${old.uuid}) stays in use.`);
+    ctx.output.warn(`Rotation stopped at ${failed}; ${leftBehind(result)}`);
+    for (const command of result.todo) ctx.output.warn(`  run: ${command}`);
   }
+}
+
+/** One sentence: the state of both tokens as the stopped rotation leaves them. */
+function leftBehind(result: RotationResult): string {
+  const { old, newActive } = result;
+  const name = `"${old.token_label}" (${old.uuid})`;
+  const oldPart =
+    result.oldState === 'active'
+      ? `${name} stays in use`
+      : `the state of ${name} is unknown (it may no longer work)`;
+  const newPart =
+    newActive === undefined
+      ? ''
+      : newActive.length === 0
+        ? '; a new token may have been made and left active'
+        : `; the new token${newActive.length > 1 ? 's' : ''} ${newActive.join(', ')} ${newActive.length > 1 ? 'are' : 'is'} still active, its secret never shown`;
+  return `${oldPart}${newPart}.`;
 }

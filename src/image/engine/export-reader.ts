@@ -9,14 +9,14 @@
 
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { checkAnswer, v } from '../../api/answer.js';
 import { sha256Digest } from '../../api/registry/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
-import { IntegrityError, UnexpectedAnswerError } from '../../errors.js';
+import { IntegrityError, UnexpectedAnswerError, ValidationError } from '../../errors.js';
 import { WRITE_BATCH } from '../io-sizes.js';
 import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
@@ -25,6 +25,13 @@ import { readTarStream } from './tar-stream.js';
 
 /** Entries up to this size are kept in memory; larger ones are spooled to a file. */
 const IN_MEMORY_MAX = 1 << 20;
+/**
+ * The small entries kept in memory, together: an image's metadata is a few KiB and its small layers
+ * a few MiB; an export of endless small entries stops here rather than growing the process.
+ */
+export const IN_MEMORY_TOTAL_MAX = 256 * 1024 * 1024;
+/** Entries of one image's export: a few per layer (at most 127 layers) and a few more. */
+export const MAX_EXPORT_ENTRIES = 10_000;
 
 export interface ExportedBlob {
   digest: string;
@@ -114,6 +121,8 @@ export async function readEngineExport(
     await spool(stream, opts, entries, links);
     return await assemble(opts, entries, links);
   } catch (err) {
+    // The rest of the export is not read: its connection is closed, not left open.
+    (stream as { destroy?: (err?: Error) => void }).destroy?.();
     // Uploads under way are cancelled and waited for: nothing runs on after a failure.
     for (const e of entries.values()) e.gate?.refuse(err);
     await Promise.allSettled([...entries.values()].map((e) => e.compressed));
@@ -132,7 +141,8 @@ async function spool(
   const limit = limiter(opts.concurrency);
   const write = opts.write;
   let n = 0;
-  for await (const entry of readTarStream(stream, opts.what)) {
+  let inMemory = 0;
+  for await (const entry of asAnswer(readTarStream(stream, opts.what, MAX_EXPORT_ENTRIES), opts)) {
     if (entry.type === '2') {
       links.set(entry.name, posix.normalize(posix.join(posix.dirname(entry.name), entry.linkname)));
       continue;
@@ -140,6 +150,11 @@ async function spool(
     if (entry.type !== '0' && entry.type !== '7') continue;
     const hash = createHash('sha256');
     if (entry.size <= IN_MEMORY_MAX) {
+      inMemory += entry.size;
+      if (inMemory > IN_MEMORY_TOTAL_MAX)
+        throw new UnexpectedAnswerError(
+          `${opts.what}: unexpected answer from ${opts.host}: the archive's small entries add up to more than ${IN_MEMORY_TOTAL_MAX / (1024 * 1024)} MiB`,
+        );
       const parts: Buffer[] = [];
       for await (const c of entry.body) parts.push(c);
       const bytes = Buffer.concat(parts);
@@ -179,6 +194,20 @@ async function spool(
       spooled.compressed.catch(() => undefined); // awaited below
     }
     entries.set(entry.name, spooled);
+  }
+}
+
+/** The engine's archive is its answer: a malformed or oversized one is an unexpected answer (exit 7). */
+async function* asAnswer<T>(entries: AsyncGenerator<T>, opts: ReadExportOptions): AsyncGenerator<T> {
+  try {
+    yield* entries;
+  } catch (err) {
+    if (err instanceof ValidationError)
+      throw new UnexpectedAnswerError(
+        `${err.message.replace(`${opts.what}: `, `${opts.what}: unexpected answer from ${opts.host}: `)}`,
+        { cause: err },
+      );
+    throw err;
   }
 }
 
@@ -236,7 +265,7 @@ async function assemble(
   });
   const image = list[0]!;
   const configEntry = find(image.Config);
-  const config = await entryBytes(configEntry);
+  const config = await entryBytes(configEntry, bad);
   const parsedConfig = checkAnswer(imageConfig, parseJson(config, bad), {
     host: opts.host,
     what: `${opts.what}: the config`,
@@ -288,12 +317,29 @@ async function assemble(
   return { manifest, config, blobs, repoTags: image.RepoTags ?? [] };
 }
 
-async function entryBytes(entry: Spooled): Promise<Buffer> {
-  if (entry.bytes) return entry.gzip ? gunzipSync(entry.bytes) : entry.bytes;
-  if (entry.rawFile && entry.gzip) return gunzipSync(await readFile(entry.rawFile));
-  if (entry.rawFile && entry.gate) return readFile(entry.rawFile); // kept while streamed
+/** A config (JSON) read from the export: past this, decompressed or not, it is refused. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+async function entryBytes(entry: Spooled, bad: (what: string) => Error): Promise<Buffer> {
+  const tooLarge = () => bad(`the image config is larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`);
+  // A gzip bomb stops at the cap: zlib refuses to produce more than maxOutputLength.
+  const gunzip = (b: Buffer) => {
+    try {
+      return gunzipSync(b, { maxOutputLength: MAX_CONFIG_BYTES });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+      throw bad('the image config is not valid gzip');
+    }
+  };
+  const read = async (file: string) => {
+    if ((await stat(file)).size > MAX_CONFIG_BYTES) throw tooLarge();
+    return readFile(file);
+  };
+  if (entry.bytes) return entry.gzip ? gunzip(entry.bytes) : entry.bytes;
+  if (entry.rawFile && entry.gzip) return gunzip(await read(entry.rawFile));
+  if (entry.rawFile && entry.gate) return read(entry.rawFile); // kept while streamed
   const c = await entry.compressed;
-  return gunzipSync(c?.file ? await readFile(c.file) : (c?.bytes as Buffer));
+  return gunzip(c?.file ? await read(c.file) : (c?.bytes as Buffer));
 }
 
 function parseJson(bytes: Buffer, bad: (what: string) => Error): unknown {

@@ -1,7 +1,7 @@
 // Reads a tar from a stream, front to back, entry by entry: the engine's export is never staged
 // whole. Each entry's body must be consumed (or skipped) before the next header is read.
 import { ValidationError } from '../../errors.js';
-import { parsePax, readOctal, readString } from '../tar.js';
+import { checkPaxSize, MAX_TAR_ENTRIES, parsePax, readOctal, readString } from '../tar.js';
 
 const BLOCK = 512;
 
@@ -51,17 +51,23 @@ class ByteReader {
 export async function* readTarStream(
   source: AsyncIterable<Buffer | string>,
   what: string,
+  maxEntries = MAX_TAR_ENTRIES,
 ): AsyncGenerator<StreamEntry> {
   const reader = new ByteReader(source);
   const truncated = () => new ValidationError(`${what}: the archive ends in the middle of an entry`);
   let pax: Record<string, string> = {};
   let longName: string | undefined;
+  let count = 0;
   for (;;) {
     const header = await reader.exactly(BLOCK);
     if (!header) return; // some writers omit the two zero blocks
     if (header.every((b) => b === 0)) return;
     const size = readOctal(header, 124, 12);
     const type = String.fromCharCode(header[156] || 0x30);
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new ValidationError(`${what}: the archive has a tar header with a bad size field`);
+    if (++count > maxEntries)
+      throw new ValidationError(`${what}: the archive holds more than ${maxEntries} entries`);
     const prefix = readString(header, 345, 155);
     const base = readString(header, 0, 100);
     const name = pax.path ?? longName ?? (prefix ? `${prefix}/${base}` : base);
@@ -76,6 +82,7 @@ export async function* readTarStream(
       }
     };
     if (type === 'x' || type === 'L' || type === 'g') {
+      checkPaxSize(size, what);
       const parts: Buffer[] = [];
       for await (const c of body()) parts.push(c);
       const data = Buffer.concat(parts);

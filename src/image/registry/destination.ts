@@ -29,6 +29,7 @@ export class RegistryDestination implements ImageDestination {
   readonly accepts = 'any';
   readonly multiPlatform = true;
   readonly maxConcurrency = 32;
+  readonly digest?: string;
   private readonly open = new Set<OpenUpload>();
   private readonly written: string[] = [];
   /** Blobs uploaded while their source made them (streamBlob). */
@@ -40,6 +41,7 @@ export class RegistryDestination implements ImageDestination {
     private readonly opts: RegistryDestinationOptions,
   ) {
     this.name = formatReference(ref);
+    this.digest = ref.digest;
   }
 
   async hasBlob(d: Descriptor): Promise<boolean> {

@@ -240,7 +240,7 @@ describe('engine errors', () => {
     const r = await runCli(['engine', 'version'], { env: { DOCKER_HOST: 'ssh://me@box' } });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      'hubctl: the engine address "ssh://me@box" (DOCKER_HOST) uses ssh://, which hubctl does not speak',
+      'hubctl: the engine address "ssh://***@box" (DOCKER_HOST) uses ssh://, which hubctl does not speak',
     );
   });
 });

@@ -104,15 +104,22 @@ describe('policy export, diff and apply', () => {
     expect(h.hub.state.policies[0]!.rules).toEqual([]);
   });
 
-  it('asks on a terminal before deleting: no writes nothing; a rename is said as a remove plus an add', async () => {
-    h.seed({ name: 'egress', rules: [NET_RULE] });
+  it('asks on a terminal before deleting: no writes nothing; a rename is a PATCH that keeps the id', async () => {
+    h.seed({
+      name: 'egress',
+      rules: [
+        NET_RULE,
+        { name: 'old', actions: ['connect:tcp'], decision: 'allow', resources: ['old.test'] },
+      ],
+    });
+    const ids = h.hub.state.policies[0]!.rules.map((x) => x.id);
     const renamed =
       'name: egress\nrules:\n  - {name: gh, actions: [connect:tcp], decision: allow, resources: [github.com:443, "**.github.com"]}\n';
     writeFileSync(join(dir, 'egress.yaml'), renamed);
     const d = await h.run(['policy', 'diff', '-f', dir]);
     expect(d.stdout).toBe(
-      '-   rule "github" of policy "egress": allow connect:tcp "github.com:443" "**.github.com" (renamed to "gh": a remove plus an add)\n' +
-        '+   rule "gh" of policy "egress": allow connect:tcp "github.com:443" "**.github.com" (renamed from "github": a remove plus an add)\n',
+      '~   rule "gh" of policy "egress": name "github" → "gh" [PATCH]\n' +
+        '-   rule "old" of policy "egress": allow connect:tcp "old.test" [DELETE]\n',
     );
     const questions: string[] = [];
     const no = { ...scriptedPrompter({ confirm: [false] }) };
@@ -123,14 +130,18 @@ describe('policy export, diff and apply', () => {
     };
     let r = await h.run(['policy', 'apply', '-f', dir], { tty: true, prompter: no });
     expect(r.code).toBe(1);
-    expect(questions[0]).toContain('1 deletion (remove rule "github" from policy "egress")');
+    expect(questions[0]).toContain('1 deletion (remove rule "old" from policy "egress")');
     expect(writes()).toEqual([]);
     r = await h.run(['policy', 'apply', '-f', dir], {
       tty: true,
       prompter: scriptedPrompter({ confirm: [true] }),
     });
     expect(r.code).toBe(0);
-    expect(h.hub.state.policies[0]!.rules.map((x) => x.name)).toEqual(['gh']);
+    expect(h.hub.state.policies[0]!.rules.map((x) => [x.id, x.name])).toEqual([[ids[0], 'gh']]);
+    expect(writes().map((w) => [w.method, w.json])).toEqual([
+      ['PATCH', { name: 'gh' }],
+      ['DELETE', undefined],
+    ]);
   });
 
   it('validates the whole plan before the first write', async () => {

@@ -20,9 +20,12 @@ describe('policy create: parsing', () => {
     ]);
   });
 
-  it('refuses a team that is not a UUID, and a blank name, before run', async () => {
-    await expect(parseWith(register, ['create', 'egress', '--team', 'platform'])).rejects.toThrow(
-      /--team takes a team UUID .* not "platform"/,
+  it('takes a team by name too, refuses a control character in one, and a blank name, before run', async () => {
+    expect(await parseWith(register, ['create', 'egress', '--team', 'developers'])).toEqual([
+      [{ name: 'egress', teams: ['developers'] }],
+    ]);
+    await expect(parseWith(register, ['create', 'egress', '--team', 'dev\u001b[2J'])).rejects.toThrow(
+      /--team takes a team name or UUID/,
     );
     await expect(parseWith(register, ['create', ' '])).rejects.toThrow(/must not be empty/);
     await expect(parseWith(register, ['create'])).rejects.toThrow(/missing required argument 'name'/);
@@ -57,6 +60,32 @@ describe('policy create', () => {
     expect(r.code).toBe(0);
     expect(h.gov()[0]!.json).toEqual({ name: 'build-cache', scope: { teams: [T1, T2] } });
     expect(h.hub.state.policies[0]!.scope.teams).toEqual([T1, T2]);
+  });
+
+  it('scopes the policy to teams named: the names resolve to their UUIDs (one read of the teams)', async () => {
+    const r = await h.run([
+      'policy',
+      'create',
+      'build-cache',
+      '--team',
+      'developers',
+      '--team',
+      'OPS',
+      '--team',
+      T1,
+    ]);
+    expect(r.code).toBe(0);
+    expect(h.gov()[0]!.json).toEqual({ name: 'build-cache', scope: { teams: [T1, T2] } });
+    expect(h.hub.requestsTo('/v2/orgs/acme/groups')).toHaveLength(1);
+    expect(r.stdout).toContain('Scope\tteams developers, ops\n');
+  });
+
+  it('an unknown team name is exit 2, named, and nothing is written', async () => {
+    const r = await h.run(['policy', 'create', 'build-cache', '--team', 'developer']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--team: no team named "developer" in org acme');
+    expect(h.gov()).toEqual([]);
+    expect(h.hub.state.policies).toEqual([]);
   });
 
   it('--json prints exactly the created policy and nothing on stderr', async () => {
@@ -111,10 +140,17 @@ describe('policy create', () => {
     expect(r.stderr).toMatch(/invalid_argument: team "11111111-2222-4333-8444-555555555555" is not a team/);
   });
 
-  it('a bad --team is refused before any request, even the token exchange', async () => {
-    const r = await h.run(['policy', 'create', 'egress', '--team', 'platform']);
+  it('a malformed --team is refused before any request, even the token exchange', async () => {
+    const r = await h.run(['policy', 'create', 'egress', '--team', 'plat\u0007form']);
     expect(r.code).toBe(2);
     expect(h.hub.requests).toEqual([]);
+  });
+
+  it('a --team that names no team is refused before any governance request', async () => {
+    const r = await h.run(['policy', 'create', 'egress', '--team', 'platform']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no team named "platform" in org acme');
+    expect(h.gov()).toEqual([]);
   });
 
   it('403 permission_denied is exit 4', async () => {

@@ -206,7 +206,7 @@ describe('policy eval with files', () => {
     const r = await runCli(['policy', 'eval', 'read', '/x', '-f', bad, '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr).error.message).toContain(
-      `${bad}: rules[0].resources[1]: invalid filesystem resource "data/**"`,
+      `${bad}:6:5: rules[0].resources[1]: invalid filesystem resource "data/**"`,
     );
   });
 });

@@ -60,7 +60,7 @@ describe('policy get', () => {
         'ID\tpol_0001',
         'Name\tegress',
         'Org\tacme',
-        `Scope\tteams ${ACME_TEAMS[0]}`,
+        'Scope\tteams developers',
         'Type\tallowlist_v0',
         'Domain\tnetwork',
         'Rules\t2',

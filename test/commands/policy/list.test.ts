@@ -33,7 +33,7 @@ describe('policy list', () => {
       code: 0,
       stdout:
         `pol_0001\tegress\torg-wide\tallowlist_v0\t${LATER_TIME}\n` +
-        `pol_0002\tbuild-cache\t2 teams\tallowlist_v0\t${LATER_TIME}\n` +
+        `pol_0002\tbuild-cache\tteams developers, ops\tallowlist_v0\t${LATER_TIME}\n` +
         `pol_0003\tlegacy\torg-wide\tcedar_v1\t${LATER_TIME}\n`,
       stderr: '',
     });
@@ -47,11 +47,11 @@ describe('policy list', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       [
-        ' ID          NAME           SCOPE       TYPE            UPDATED              ',
-        ' pol_0001    egress         org-wide    allowlist_v0    2026-11-20 17:45:10Z ',
-        ' pol_0002    build-cache    2 teams     allowlist_v0    2026-11-20 17:45:10Z ',
-        ' pol_0003    legacy         org-wide    cedar_v1        2026-11-20 17:45:10Z ',
-        ' pol_0004    one-team       1 team      allowlist_v0    2026-11-20 17:45:10Z ',
+        ' ID          NAME           SCOPE                    TYPE            UPDATED              ',
+        ' pol_0001    egress         org-wide                 allowlist_v0    2026-11-20 17:45:10Z ',
+        ' pol_0002    build-cache    teams developers, ops    allowlist_v0    2026-11-20 17:45:10Z ',
+        ' pol_0003    legacy         org-wide                 cedar_v1        2026-11-20 17:45:10Z ',
+        ' pol_0004    one-team       teams developers         allowlist_v0    2026-11-20 17:45:10Z ',
         '',
       ].join('\n'),
     );

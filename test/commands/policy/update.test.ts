@@ -30,7 +30,9 @@ describe('policy update: parsing', () => {
     await expect(parseWith(register, ['update', 'egress', '--team', T1, '--org-wide'])).rejects.toThrow(
       /--team and --org-wide cannot be used together/,
     );
-    await expect(parseWith(register, ['update', 'egress', '--team', 'nope'])).rejects.toThrow(/team UUID/);
+    await expect(parseWith(register, ['update', 'egress', '--team', ''])).rejects.toThrow(
+      /needs a team name or UUID/,
+    );
   });
 });
 
@@ -69,14 +71,14 @@ describe('policy update', () => {
     expect(r.code).toBe(0);
     expect(h.gov()[0]!.json).toEqual({ scope: { teams: [T2] } });
     expect(h.hub.state.policies[0]!.scope.teams).toEqual([T2]);
-    expect(r.stderr).toContain('scope 1 team.');
+    expect(r.stderr).toContain('scope teams developers → teams ops.');
 
     h.hub.clearRequests();
     r = await h.run(['policy', 'update', 'pol_0001', '--org-wide']);
     expect(r.code).toBe(0);
     expect(h.gov()[0]!.json).toEqual({ scope: { teams: [] } });
     expect(h.hub.state.policies[0]!.scope.teams).toEqual([]);
-    expect(r.stderr).toContain('scope 1 team → org-wide.');
+    expect(r.stderr).toContain('scope teams ops → org-wide.');
   });
 
   it('--json prints {old,new} exactly as the API returned them', async () => {

@@ -102,7 +102,7 @@ describe('admin journey', () => {
     // Inspect.
     const list = await ok(['policy', 'list']);
     expect(list.stdout).toMatch(
-      /^pol_0001\tegress\t1 team\tallowlist_v0\t.*\npol_0002\tworkspace\torg-wide\tallowlist_v0\t.*\n$/,
+      /^pol_0001\tegress\tteams developers\tallowlist_v0\t.*\npol_0002\tworkspace\torg-wide\tallowlist_v0\t.*\n$/,
     );
     const egress = await ok(['policy', 'get', 'egress']);
     expect(egress.stdout).toContain('Domain\tnetwork\nRules\t2\n');
@@ -123,7 +123,7 @@ describe('admin journey', () => {
     await ok(['policy', 'update', 'egress', '--name', 'egress-prod', '--org-wide']);
     await ok(['policy', 'update', 'workspace', '--team', ACME_TEAMS[1]]);
     const changed = await ok(['policy', 'list']);
-    expect(changed.stdout).toMatch(/^pol_0001\tegress-prod\torg-wide\t.*\npol_0002\tworkspace\t1 team\t/);
+    expect(changed.stdout).toMatch(/^pol_0001\tegress-prod\torg-wide\t.*\npol_0002\tworkspace\tteams ops\t/);
     const rules = JSON.parse((await ok(['rule', 'list', 'egress-prod', '--json'])).stdout);
     expect(rules[0]).toEqual({
       id: 'rule_0001',

@@ -1,6 +1,7 @@
 // token rotate against the hub emulator, with a fault injected at every step: whatever fails, the
 // old token stays active and a created successor is deactivated again.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js';
 import type { AccessTokenRecord } from '../../support/hub-emulator.js';
 import { fixedClock } from '../../support/run-cli.js';
 import { useLoggedInHarness } from '../harness.js';
@@ -148,5 +149,113 @@ describe('token rotate', () => {
     const none = await t.h.run(['token', 'rotate', 'nope']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('no access token is labelled "nope"');
+  });
+});
+
+// Issue 20 item 14: answers lost after the hub acted (the fault proxy forwards the request, then
+// cuts the answer). The README's promises hold: the old token stays active and no successor is
+// left active unseen; where hubctl cannot make them hold, the report says what was left and what
+// to run.
+describe('token rotate when an answer is lost after the hub acted', () => {
+  let proxy: FaultProxy;
+  beforeEach(async () => {
+    proxy = await startFaultProxy(t.h.hub.url);
+  });
+  afterEach(() => proxy.close());
+  const rotate = (...args: string[]) =>
+    t.h.run(['token', 'rotate', old.uuid, ...args], {
+      env: {
+        HUBCTL_BASE_URL: proxy.url,
+        HUBCTL_USERNAME: 'alice',
+        HUBCTL_TOKEN: 'alice-password',
+        HUBCTL_JWT_CACHE: 'off',
+      },
+    });
+  const oldPath = () => new RegExp(`^/v2/access-tokens/${old.uuid}$`);
+  const fail500 = { kind: 'answer', answer: () => ({ status: 500, json: { detail: 'boom' } }) } as const;
+  /** The old token is read once to start the rotation; every read after (the read-back) fails. */
+  const readBackFails = () => {
+    proxy.on('GET', oldPath(), { kind: 'rewrite-json', edit: (b) => b }, 1);
+    proxy.on('GET', oldPath(), fail500);
+  };
+
+  it('the create’s answer is lost: the successor is found by its label and deactivated; the old stays active', async () => {
+    proxy.on('POST', /^\/v2\/access-tokens$/, { kind: 'reset-mid-body' }, 1);
+    const r = await rotate('--json');
+    expect(r.code, r.stderr).toBe(7);
+    const next = successor()!;
+    expect(next).toBeDefined();
+    expect(next.is_active).toBe(false);
+    expect(token(old.uuid)?.is_active).toBe(true);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ rotated: false, old_state: 'active', todo: [] });
+    expect(out.new).toMatchObject({ uuid: next.uuid });
+    expect(out.new.token).toBeUndefined();
+    expect(out.steps.map((s: { step: string; ok: boolean }) => [s.step, s.ok])).toEqual([
+      ['create', false],
+      ['deactivate-new', true],
+    ]);
+    expect(out.steps[0].detail).toContain(`but the hub made it: "${next.token_label}" (${next.uuid})`);
+    expect(r.stdout + r.stderr).not.toContain(next.token);
+  });
+
+  it('the create’s answer is lost and the look-up fails: the report says a token may be active and what to run', async () => {
+    proxy.on('POST', /^\/v2\/access-tokens$/, { kind: 'reset-mid-body' }, 1);
+    // The first list (before the create) passes; every later one fails.
+    proxy.on('GET', /^\/v2\/access-tokens$/, { kind: 'rewrite-json', edit: (b) => b }, 1);
+    proxy.on('GET', /^\/v2\/access-tokens$/, fail500);
+    const r = await rotate();
+    expect(r.code).toBe(7);
+    expect(successor()?.is_active).toBe(true); // what the hub really holds: hubctl could not see it
+    expect(r.stderr).toContain('the hub may have made it anyway, and looking for it failed too');
+    expect(r.stderr).toMatch(
+      /Rotation stopped at create; "ci-deploy" \([0-9a-f-]+\) stays in use; a new token may have been made and left active\./,
+    );
+    expect(r.stderr).toContain(
+      'run: hubctl token list --all   # then deactivate any token labelled "ci-deploy (rotated',
+    );
+  });
+
+  it('the old token’s deactivation is lost and cannot be read back: it is activated again, the successor deactivated', async () => {
+    proxy.on('PATCH', oldPath(), { kind: 'reset-mid-body' }, 1);
+    readBackFails();
+    const r = await rotate('--json');
+    expect(r.code, r.stderr).toBe(7);
+    expect(token(old.uuid)?.is_active).toBe(true);
+    expect(successor()?.is_active).toBe(false);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ rotated: false, old_state: 'active', todo: [] });
+    expect(out.steps.map((s: { step: string; ok: boolean }) => [s.step, s.ok])).toEqual([
+      ['create', true],
+      ['verify', true],
+      ['deactivate-old', false],
+      ['deactivate-new', true],
+    ]);
+    expect(out.steps[2].detail).toContain('so it was activated again: it is active');
+  });
+
+  it('… and activating it again fails too: the report says it may be inactive and what to run', async () => {
+    proxy.on('PATCH', oldPath(), { kind: 'reset-mid-body' }, 1);
+    proxy.on('PATCH', oldPath(), fail500);
+    readBackFails();
+    const r = await rotate();
+    expect(r.code).toBe(7);
+    expect(token(old.uuid)?.is_active).toBe(false);
+    expect(r.stderr).toContain('activating it again failed: it may be inactive');
+    expect(r.stderr).toContain(`the state of "ci-deploy" (${old.uuid}) is unknown`);
+    expect(r.stderr).toContain(`run: hubctl token activate ${old.uuid}`);
+  });
+
+  it('--delete-old whose answer is lost and cannot be read back: the report says it may be deleted and what to run', async () => {
+    proxy.on('DELETE', oldPath(), { kind: 'reset-mid-body' }, 1);
+    readBackFails();
+    const r = await rotate('--delete-old', '--json');
+    expect(r.code).toBe(7);
+    const out = JSON.parse(r.stdout);
+    expect(out.old_state).toBe('unknown');
+    expect(out.todo).toEqual([
+      `hubctl token get ${old.uuid}   # if it is gone, make a new token: hubctl token create`,
+    ]);
+    expect(out.steps[2].detail).toContain('it may have been deleted');
   });
 });

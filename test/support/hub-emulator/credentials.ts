@@ -1,5 +1,6 @@
 // Who may do what: the hub token exchange (password, PAT, organization token → JWT), the bearer
 // check of every hub and governance route, and the credentials the registry token service takes.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { microsIso } from './access-tokens.js';
 import type { Caller } from './governance.js';
@@ -10,6 +11,10 @@ import type { AccessTokenRecord, EmulatorUser, HubState } from './state.js';
 
 /** The claim that says how a hub JWT was obtained: `password`, `pat` or `oat`. */
 export const TOKEN_SOURCE_CLAIM = 'token_source';
+/** The claim that binds a JWT to the secret it was exchanged from (a hash, never the secret). */
+const SECRET_CLAIM = 'secret_hash';
+
+const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
 
 export interface CredentialSettings {
   tokenField: 'access_token' | 'token';
@@ -20,7 +25,8 @@ export interface CredentialSettings {
 }
 
 export interface Credentials {
-  issueJwt(sub: string, source: Caller['source'], patUuid?: string): string;
+  /** `secret`, when given, binds the JWT to it: the JWT stops working when the secret does. */
+  issueJwt(sub: string, source: Caller['source'], patUuid?: string, secret?: string): string;
   /** Who a bearer JWT belongs to, or undefined when it is missing, forged, expired or revoked. */
   bearerCaller(req: IncomingMessage): Caller | undefined;
   /** POST /v2/auth/token. */
@@ -54,7 +60,7 @@ export function createCredentials(deps: {
     return pat;
   }
 
-  function issueJwt(sub: string, source: Caller['source'], patUuid?: string): string {
+  function issueJwt(sub: string, source: Caller['source'], patUuid?: string, secret?: string): string {
     const now = Math.floor(clock() / 1000);
     return signJwt(
       { typ: 'JWT' },
@@ -67,10 +73,33 @@ export function createCredentials(deps: {
         jti: randomHex(12),
         [TOKEN_SOURCE_CLAIM]: source,
         ...(patUuid ? { pat_uuid: patUuid } : {}),
+        ...(secret === undefined ? {} : { [SECRET_CLAIM]: secretHash(secret) }),
         epoch: settings.epoch,
       },
       material.privateKey,
     );
+  }
+
+  /**
+   * As a real hub revokes: a JWT exchanged from a password dies when the password changes, one from
+   * an access token when the token is deleted or deactivated, one from an organization token when
+   * the token is removed. (JWTs a test issues directly carry no binding and are not checked.)
+   */
+  function secretStillHolds(claims: Record<string, unknown>, source: Caller['source']): boolean {
+    const bound = claims[SECRET_CLAIM];
+    if (typeof claims.pat_uuid === 'string') {
+      const pat = state.accessTokens.find((t) => t.uuid === claims.pat_uuid);
+      if (!pat?.is_active) return false;
+    }
+    if (typeof bound !== 'string') return true;
+    const sub = String(claims.sub);
+    if (source === 'password') {
+      const user = findUser(sub);
+      return user !== undefined && secretHash(user.password) === bound;
+    }
+    if (source === 'pat') return true; // the pat_uuid check above
+    const org = state.orgs.get(sub);
+    return org?.oats.some((o) => secretHash(o) === bound) ?? false;
   }
 
   return {
@@ -85,6 +114,7 @@ export function createCredentials(deps: {
       if (claims.epoch !== settings.epoch || typeof claims.sub !== 'string') return undefined;
       const source = claims[TOKEN_SOURCE_CLAIM];
       if (source !== 'password' && source !== 'pat' && source !== 'oat') return undefined;
+      if (!secretStillHolds(claims, source)) return undefined;
       return { sub: claims.sub, source };
     },
 
@@ -102,10 +132,10 @@ export function createCredentials(deps: {
       const org = state.orgs.get(id) ?? state.orgs.get(id.toLowerCase());
       for (const secret of secrets) {
         let jwt: string | undefined;
-        if (user && secret === user.password) jwt = issueJwt(user.username, 'password');
+        if (user && secret === user.password) jwt = issueJwt(user.username, 'password', undefined, secret);
         const pat = !jwt && user ? usablePat(user.username, secret) : undefined;
-        if (user && pat) jwt = issueJwt(user.username, 'pat', pat.uuid);
-        if (!jwt && org?.oats.includes(secret)) jwt = issueJwt(org.name, 'oat');
+        if (user && pat) jwt = issueJwt(user.username, 'pat', pat.uuid, secret);
+        if (!jwt && org?.oats.includes(secret)) jwt = issueJwt(org.name, 'oat', undefined, secret);
         if (jwt) return send(res, 200, { [settings.tokenField]: jwt });
       }
       return hubError(res, 401, 'Incorrect authentication credentials');

@@ -114,17 +114,38 @@ export function ruleShapeProblem(rule: StoredRule): string | undefined {
   return undefined;
 }
 
-/** The rule after a PATCH body (merge-patch: `null` removes a list). */
+/**
+ * The real API's refusal of the other form's field, present at all (`null` included): an HTTP rule
+ * (request:* actions, as the rule will be) must not supply `resources`, any other rule must not
+ * supply `http_resources`. Rules of actions it does not know are not checked.
+ */
+export function otherFormProblem(
+  body: Record<string, unknown>,
+  actions: readonly string[],
+): string | undefined {
+  if (!actions.every((a) => ACTION_DOMAINS[a] !== undefined)) return undefined;
+  const http = actions.some(isHttp);
+  if (http && Object.hasOwn(body, 'resources')) return 'HTTP rules must not supply resources';
+  if (!http && Object.hasOwn(body, 'http_resources')) return 'non-HTTP rules must not supply http_resources';
+  return undefined;
+}
+
+/**
+ * The rule after a PATCH body. The rule's actions decide its form: a switch between connection
+ * and HTTP actions drops the old form's list, and the body supplies the new one.
+ */
 export function patchedRule(rule: StoredRule, body: Record<string, unknown>): StoredRule {
   const next: StoredRule = structuredClone(rule);
   if (typeof body.name === 'string') next.name = body.name;
   if (isStringArray(body.actions)) next.actions = [...body.actions];
   if (typeof body.decision === 'string') next.decision = body.decision;
-  if (body.resources === null) delete next.resources;
-  else if (isStringArray(body.resources)) next.resources = [...body.resources];
-  if (body.http_resources === null) delete next.http_resources;
-  else if (Array.isArray(body.http_resources)) {
+  if (isStringArray(body.resources)) next.resources = [...body.resources];
+  if (Array.isArray(body.http_resources)) {
     next.http_resources = structuredClone(body.http_resources) as StoredRule['http_resources'];
+  }
+  if (next.actions.every((a) => ACTION_DOMAINS[a] !== undefined)) {
+    if (next.actions.some(isHttp)) delete next.resources;
+    else delete next.http_resources;
   }
   return next;
 }

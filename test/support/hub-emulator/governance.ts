@@ -7,6 +7,7 @@ import {
   checkRuleFields,
   MAX_NAME,
   newRule,
+  otherFormProblem,
   patchedRule,
   ruleShapeProblem,
   validName,
@@ -228,6 +229,8 @@ export function handleGovernance(
     if (policy.type !== 'allowlist_v0') return wrongType(res, policy, 'allowlist_v0');
     const check = checkRuleFields(body, true);
     if (!check.ok) return govError(res, 400, 'invalid_argument', check.message);
+    const otherForm = otherFormProblem(body, body.actions as string[]);
+    if (otherForm) return govError(res, 400, 'invalid_argument', otherForm);
     const current = policyDomain(policy);
     if (current !== undefined && check.domain !== current) {
       return govError(
@@ -280,6 +283,8 @@ export function handleGovernance(
         `actions cannot change the rule's domain from ${oldDomain} to ${check.domain}`,
       );
     }
+    const otherForm = otherFormProblem(body, isStringArray(body.actions) ? body.actions : rule.actions);
+    if (otherForm) return govError(res, 400, 'invalid_argument', otherForm);
     const next = patchedRule(rule, body);
     const badResource = checkResourcesForDomain(next.resources ?? [], check.domain ?? oldDomain);
     if (badResource) return govError(res, 400, 'invalid_argument', badResource);

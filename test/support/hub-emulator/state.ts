@@ -30,10 +30,22 @@ export interface EmulatorOrg {
   members: string[];
   /** Team UUIDs valid in `scope.teams`. */
   teams: string[];
+  /** The teams as the groups API serves them (`/v2/orgs/{org}/groups`), one per UUID of `teams`. */
+  groups: EmulatorGroup[];
   /** Whether the organization may use governance (403 permission_denied otherwise). */
   entitled: boolean;
   /** Organization access tokens (`hub_oat_…`) accepted by the token exchange with identifier = org name. */
   oats: string[];
+}
+
+/** A team, as the hub API's groups endpoints serve it. */
+export interface EmulatorGroup {
+  id: number;
+  uuid: string;
+  name: string;
+  description: string;
+  member_count: number;
+  role?: string;
 }
 
 /** A rule as stored: `resources`, or `http_resources` for an HTTP rule. Seeded rules may carry unknown actions and extra fields. */
@@ -83,6 +95,8 @@ export interface OrgSeed {
   name: string;
   members: string[];
   teams?: string[];
+  /** Names of `teams`, in the same order (default: team-1, team-2, …; acme: developers, ops). */
+  teamNames?: string[];
   /** Default true. */
   entitled?: boolean;
   oats?: string[];
@@ -93,6 +107,8 @@ export const ACME_TEAMS = [
   '6f1c2a3e-8d4b-4e5f-9a0b-1c2d3e4f5a6b',
   '0a9b8c7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
 ] as const;
+/** Their names, in the same order. */
+export const ACME_TEAM_NAMES = ['developers', 'ops'] as const;
 
 export const DEFAULT_USERS: UserSeed[] = [
   { username: 'alice', password: 'alice-password' },
@@ -100,7 +116,13 @@ export const DEFAULT_USERS: UserSeed[] = [
 ];
 
 export const DEFAULT_ORGS: OrgSeed[] = [
-  { name: 'acme', members: ['alice'], teams: [...ACME_TEAMS], entitled: true },
+  {
+    name: 'acme',
+    members: ['alice'],
+    teams: [...ACME_TEAMS],
+    teamNames: [...ACME_TEAM_NAMES],
+    entitled: true,
+  },
   { name: 'nogov', members: ['alice', 'bob'], teams: [], entitled: false },
 ];
 
@@ -134,6 +156,14 @@ export function seedState(users: UserSeed[], orgs: OrgSeed[], nowMs: number): Hu
       name: o.name,
       members: [...o.members],
       teams: [...(o.teams ?? [])],
+      groups: (o.teams ?? []).map((uuid, i) => ({
+        id: 1000 + i,
+        uuid,
+        name: o.teamNames?.[i] ?? `team-${i + 1}`,
+        description: '',
+        member_count: o.members.length,
+        role: 'member',
+      })),
       entitled: o.entitled ?? true,
       oats: [...(o.oats ?? [])],
     });
