@@ -124,12 +124,10 @@ export async function openAuditClient(
     import('../../auth/audit-credential.js'),
   ]);
   const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
-  // Reading pages streams garbage through the young generation: V8 grows it to 16 MiB a
-  // semi-space, which (with the page buffers it holds) kept an export of 200,000 events ~25 MB
-  // higher in resident memory (bench/audit.mjs: 104-110 MB peak; 84-87 MB with 1 MiB semi-spaces that
-  // do not grow).
+  // Reading pages streams garbage through the young generation, which V8 grows up to 16 MiB a
+  // semi-space: that kept an export of 200,000 events ~25 MB higher in resident memory
+  // (bench/audit.mjs: 104-110 MB peak; 80-87 MB when the semi-spaces keep their first size).
   setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--max-semi-space-size=1');
   const settings = await ctx.settings();
   const credential = await resolveAuditCredential({
     env: ctx.env,
