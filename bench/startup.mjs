@@ -32,7 +32,15 @@ const env = {
   HUBCTL_CONFIG_DIR: configDir,
   NO_COLOR: '1',
 };
-const HEAVY = ['undici', 'cli-table3', 'chalk', 'cli-progress', 'yaml', 'valibot'];
+const HEAVY = [
+  'undici',
+  'cli-table3',
+  'chalk',
+  'cli-progress',
+  'yaml',
+  'valibot',
+  '@cedar-policy/cedar-wasm',
+];
 
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'], goal: null },

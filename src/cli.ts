@@ -26,13 +26,25 @@ export async function main(
     writeOut(deps, `${VERSION}\n`);
     return OK;
   }
-  // Top-level help, pre-rendered at build time: no commander to compile.
+  // Top-level help, pre-rendered at build time: no commander to compile. A bare `hubctl` asked for
+  // nothing: its help goes to stderr with exit 2, so that `hubctl $EMPTY` fails in a script and
+  // prints nothing a pipe would take for data.
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) {
-    const tty = deps ? deps.io.stdoutIsTTY : isTerminal(1);
+    const fd = argv.length === 0 ? 2 : 1;
+    const tty = deps ? (fd === 1 ? deps.io.stdoutIsTTY : deps.io.stderrIsTTY) : isTerminal(fd);
     const text = prerenderedHelp(tty, tty ? (deps?.io.columns ?? process.stdout.columns) : undefined);
     if (text !== undefined) {
-      writeOut(deps, text);
+      writeOut(deps, text, fd);
       return argv.length === 0 ? USAGE : OK;
+    }
+  }
+  // `hubctl help exit-codes | environment | formats`: plain text, no commander either.
+  if (argv[0] === 'help' && argv.length === 2) {
+    const { HELP_TOPICS } = await import('./help-topics.js');
+    const topic = HELP_TOPICS[argv[1]!];
+    if (topic !== undefined) {
+      writeOut(deps, topic);
+      return OK;
     }
   }
   const run = deps ?? realDeps();
@@ -53,24 +65,34 @@ export async function main(
       const code = await fastEval(argv, run);
       if (code !== undefined) return code;
     }
-    const { buildProgram } = await import('./program.js');
+    const { buildProgram, unknownHelpTopic } = await import('./program.js');
     const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {
-      program.outputHelp();
+      program.outputHelp({ error: true });
       return USAGE;
+    }
+    const unknown = unknownHelpTopic(program, argv);
+    if (unknown !== undefined) {
+      const { UsageError } = await import('./errors.js');
+      const { HELP_TOPICS } = await import('./help-topics.js');
+      throw new UsageError(`there is no help topic or command named "${unknown}"`, {
+        hint: `Topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: hubctl --help.`,
+      });
     }
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (err) {
     const { report } = await import('./report.js');
+    // With --jq (and no --json) errors stay sentences: the script reads text, and so does its log.
     return report(err, run.io, { json: argv.includes('--json'), debug: argv.includes('--debug') });
   }
 }
 
-/** Writes the fast paths' text: to descriptor 1 directly in the real process (src/output/fd-sink.ts). */
-function writeOut(deps: ContextDeps | undefined, text: string): void {
-  if (deps) deps.io.stdout.write(text);
+/** Writes the fast paths' text: to descriptor 1 (or 2) directly in the real process (src/output/fd-sink.ts). */
+function writeOut(deps: ContextDeps | undefined, text: string, fd: 1 | 2 = 1): void {
+  if (deps) (fd === 1 ? deps.io.stdout : deps.io.stderr).write(text);
   // A reader that stopped early (`hubctl --help | head -1`) is no error.
+  else if (fd === 2) process.stderr.write(text);
   else
     new FdSink(
       1,

@@ -12,6 +12,7 @@ import type { TeamDirectory } from './api/teams.js';
 import type { CredentialChain } from './auth/chain.js';
 import type { HubSession } from './auth/hub-session.js';
 import { type Clock, systemClock } from './clock.js';
+import type { RegistrySettings } from './config/registry-settings.js';
 import { profileName, resolveSettings, type Settings } from './config/settings.js';
 import type { ConfigStore } from './config/store.js';
 import { UsageError } from './errors.js';
@@ -19,6 +20,7 @@ import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 import type { HttpClient } from './http/client.js';
 import { escapeControl } from './output/escape.js';
 import { colorEnabled, type IO } from './output/io.js';
+import type { JqFilter } from './output/jq.js';
 import { createOutput, type Output } from './output/output.js';
 import { createPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
@@ -34,6 +36,8 @@ export interface Context {
   readonly prompt: Prompter;
   /** Aborted on Ctrl-C, so long transfers can clean up. */
   readonly signal: AbortSignal;
+  /** The node running hubctl and its platform (`hubctl version`). */
+  readonly runtime: { node: string; platform: string };
   /** Where config.json and credentials.json live. */
   configDir(): string;
   /** Where resumable state lives (unfinished uploads). */
@@ -57,6 +61,8 @@ export interface Context {
   engine(): Promise<EngineClient>;
   /** OCI registries: credentials from the chain, tokens per registry and scope. */
   registry(): Promise<RegistryClient>;
+  /** The profile's per-registry settings (`registry.HOST.*`), by lower-case host. */
+  registrySettings(): Promise<Map<string, RegistrySettings>>;
 }
 
 export interface ContextDeps {
@@ -83,13 +89,31 @@ function memo<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAULT_GLOBALS): Context {
+/**
+ * The context of a command about to run, with what must be ready before its first request: the
+ * --jq expression compiled (an invalid one is a usage error, exit 2, before anything is sent).
+ */
+export async function openContext(
+  deps: ContextDeps,
+  globals: GlobalOptions = DEFAULT_GLOBALS,
+): Promise<Context> {
+  if (globals.jq === undefined) return createContext(deps, globals);
+  const { compileJq } = await import('./output/jq.js');
+  return createContext(deps, globals, { jq: await compileJq(globals.jq) });
+}
+
+export function createContext(
+  deps: ContextDeps,
+  globals: GlobalOptions = DEFAULT_GLOBALS,
+  ready: { jq?: JqFilter } = {},
+): Context {
   const { io, env } = deps;
   const clock = deps.clock ?? systemClock;
   const output = createOutput(io, {
     json: globals.json,
     quiet: globals.quiet,
     color: colorEnabled(io, env, globals.color),
+    ...(ready.jq ? { jq: ready.jq } : {}),
   });
   const home = env.HOME || homedir();
   const configDir = () =>
@@ -110,9 +134,18 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     const profile = profileName(flags, env);
     return resolveSettings(flags, env, (await reader()).getProfile(profile));
   });
+  const registrySettings = memo(async () => {
+    const { registrySettingsOf } = await import('./config/registry-settings.js');
+    return registrySettingsOf((await reader()).getProfile((await settings()).profile));
+  });
   const http = memo(async () => {
     const { createHttpClient } = await import('./http/client.js');
+    const perHost = await registrySettings();
+    const caFiles = new Map(
+      [...perHost].filter(([, s]) => s.caFile).map(([h, s]) => [h, s.caFile as string]),
+    );
     return createHttpClient({
+      ...(caFiles.size > 0 ? { caFileFor: (url: URL) => caFiles.get(url.host.toLowerCase()) } : {}),
       userAgent: `hubctl/${VERSION} node/${process.versions.node}`,
       clock,
       debug: globals.debug ? debug : undefined,
@@ -191,7 +224,13 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     return new RegistryClient({
       http: await http(),
       clock,
-      plainHttpHosts: globals.plainHttp,
+      plainHttpHosts: [
+        ...globals.plainHttp,
+        ...[...(await registrySettings())].flatMap(([host, s]) => [
+          ...(s.plainHttp ? [host] : []),
+          ...(s.mirror?.plainHttp ? [s.mirror.host] : []),
+        ]),
+      ],
       signal: deps.signal,
       credentials: async (host) => {
         const cred = await (await credentials()).registry(host.toLowerCase());
@@ -210,6 +249,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
     output,
     prompt: deps.prompter ?? createPrompter(io),
     signal: deps.signal ?? new AbortController().signal,
+    runtime: { node: process.version, platform: `${process.platform}/${process.arch}` },
     configDir,
     stateDir,
     debug,
@@ -236,6 +276,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions = DEFAUL
       return new TeamDirectory(createTeamClient(await hubSession(), (await settings()).baseUrl, orgName));
     }),
     registry,
+    registrySettings,
   };
 }
 

@@ -8,6 +8,10 @@ import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--json', description: 'print JSON objects (errors as JSON on stderr)' },
   {
+    flags: '--jq <expression>',
+    description: 'filter the JSON output through jq (implies --json; prints what `jq -r` would)',
+  },
+  {
     flags: '--org <name>',
     description: 'organization (env HUBCTL_ORG)',
     parse: (v) => checkOrg(v, '--org'),
@@ -50,7 +54,9 @@ export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = valueOptionNames(GLOBAL
 export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
   return {
     ...DEFAULT_GLOBALS,
-    json: Boolean(opts.json),
+    // --jq filters the JSON output, so it implies --json.
+    json: Boolean(opts.json) || typeof opts.jq === 'string',
+    ...(typeof opts.jq === 'string' ? { jq: opts.jq } : {}),
     org: opts.org as string | undefined,
     profile: opts.profile as string | undefined,
     baseUrl: opts.baseUrl as string | undefined,

@@ -4,6 +4,8 @@
 /** The global options of decisions §1 and §7, as parsed. */
 export interface GlobalOptions {
   json: boolean;
+  /** --jq: the expression every JSON document printed goes through (json is then true). */
+  jq?: string;
   org?: string;
   profile?: string;
   baseUrl?: string;

@@ -6,11 +6,14 @@ import { addOptions } from './commands/option-table.js';
 import type { ContextDeps } from './context.js';
 import { GLOBAL_OPTIONS, GLOBAL_VALUE_OPTIONS, globalsFrom } from './global-options.js';
 import { DEFAULT_GLOBALS, type GlobalOptions } from './globals.js';
+import { EXIT_CODES_SHORT } from './help-topics.js';
 import { VERSION } from './version.js';
 
 export interface CommandGroup {
   name: string;
   description: string;
+  /** Left out of the help and the completion scripts (`__complete`, which the scripts call). */
+  hidden?: boolean;
   /** Imports the group's chunk; its register() adds the verbs to the group's command. */
   load: () => Promise<{ register(group: Command, host: CommandHost): void }>;
 }
@@ -65,6 +68,22 @@ export const GROUPS: CommandGroup[] = [
     name: 'completion',
     description: 'Print a shell completion script (bash, zsh, fish)',
     load: () => import('./commands/completion/index.js'),
+  },
+  {
+    name: 'api',
+    description: 'Send a request to the hub, governance, audit or a registry API (the escape hatch)',
+    load: () => import('./commands/api/index.js'),
+  },
+  {
+    name: '__complete',
+    description: 'Print live names for shell completion (policies, tokens); silent when offline',
+    hidden: true,
+    load: () => import('./commands/complete/index.js'),
+  },
+  {
+    name: 'version',
+    description: "Show hubctl's version, node's and the platform",
+    load: () => import('./commands/version/index.js'),
   },
 ];
 
@@ -123,8 +142,7 @@ export async function buildProgram(
         '  $ hubctl --org acme policy list --json',
         '  $ hubctl image inspect alpine:3.20',
         '',
-        'Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 denied (policy eval),',
-        '4 authentication or permission, 5 not found, 6 conflict or limit, 7 network or server.',
+        EXIT_CODES_SHORT,
         '',
       ].join('\n'),
     );
@@ -136,16 +154,19 @@ export async function buildProgram(
   const host: CommandHost = {
     async run(body) {
       // Loaded when a command runs, not for --help.
-      const { createContext } = await import('./context.js');
-      const ctx = createContext(deps, state.globals);
+      const { openContext } = await import('./context.js');
+      const ctx = await openContext(deps, state.globals);
       const code = await body(ctx);
       if (typeof code === 'number') state.exitCode = code;
     },
+    tree: async () => (await buildProgram(deps, [], 'all')).program,
   };
 
   const wanted = load === 'all' ? undefined : groupFromArgv(argv);
   for (const group of GROUPS) {
-    const command = program.command(group.name).description(group.description);
+    const command = program
+      .command(group.name, { hidden: group.hidden ?? false })
+      .description(group.description);
     // Unnamed groups stay placeholders: listed in `hubctl --help`, their code not loaded.
     if (load === 'all' || group.name === wanted) (await group.load()).register(command, host);
   }
@@ -162,10 +183,30 @@ export function walkCommands(cmd: Command, path: string[] = []): { path: string[
   return out;
 }
 
-/** Commander's top-level help at a given width; the build writes it to dist/help.txt (src/help-text.ts). */
+/**
+ * Commander's top-level help at a given width, as `hubctl --help` prints it (the examples and exit
+ * codes after it included); the build writes it to dist/help.json (src/help-text.ts).
+ */
 export async function topLevelHelp(width: number): Promise<string> {
   const quiet = { write: () => true };
   const io = { stdout: quiet, stderr: quiet, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
   const { program } = await buildProgram({ io, env: {} } as unknown as ContextDeps, []);
-  return program.configureOutput({ getOutHelpWidth: () => width }).helpInformation();
+  let text = '';
+  program
+    .configureOutput({
+      getOutHelpWidth: () => width,
+      writeOut: (s) => {
+        text += s;
+      },
+    })
+    .outputHelp();
+  return text;
+}
+
+/** `hubctl help X` where X is neither a topic (src/cli.ts answers those) nor a command. */
+export function unknownHelpTopic(program: Command, argv: string[]): string | undefined {
+  if (argv[0] !== 'help' || argv.length < 2) return undefined;
+  const name = argv[1]!;
+  if (program.commands.some((c) => c.name() === name || c.aliases().includes(name))) return undefined;
+  return name;
 }

@@ -112,6 +112,9 @@ export class TeamDirectory {
   /** One team by name: the groups API's own answer, else the one case-insensitive match in the list. */
   async byName(name: string): Promise<Team> {
     try {
+      // `.` and `..` would name another path, not a team: those are looked for in the list alone.
+      if (name === '.' || name === '..')
+        throw new NotFoundError(`no team named ${JSON.stringify(name)} in org ${this.org}`);
       return await this.client.get(name);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;

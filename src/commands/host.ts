@@ -7,6 +7,11 @@ import { UsageError } from '../errors.js';
 export interface CommandHost {
   /** Runs a command body; its number (if any) becomes the exit code. */
   run(body: (ctx: Context) => Promise<unknown>): Promise<void>;
+  /**
+   * The whole command tree, every group loaded, for what describes it (completion scripts). Handed
+   * down by program.ts, so that no command imports the program that imports it.
+   */
+  tree?(): Promise<Command>;
 }
 
 /** Adds an "Examples:" section to a command's --help. */

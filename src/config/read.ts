@@ -4,7 +4,7 @@
 import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ProfileKey, StoredEntry } from './store.js';
+import type { ProfileKey, StoredEntry } from './entries.js';
 
 /** What reading settings and looking up credentials needs; the config store offers it too. */
 export interface ConfigReader {

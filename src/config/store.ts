@@ -11,39 +11,16 @@ import { withLockSync } from '../files/lock.js';
 import { JWT_MAC_KEY_FILE, readJson, readJwtCacheFile, readJwtMacKey } from './read.js';
 import { assertProfileName } from './values.js';
 
-/** The keys a profile may hold, with what each means (shown by `config list --help`). */
-export const PROFILE_KEYS = {
-  'base-url': 'hub API base address (HUBCTL_BASE_URL)',
-  'governance-url': 'governance API base address (HUBCTL_GOVERNANCE_URL)',
-  org: 'organization name (HUBCTL_ORG)',
-  username: 'account name used by `auth login` (HUBCTL_USERNAME)',
-  'credential-store':
-    'where `auth login` stores secrets: file, or a docker credential helper name such as pass (HUBCTL_CREDENTIAL_STORE)',
-  'audit-url': 'audit API base address (HUBCTL_AUDIT_URL; default https://api.docker.com)',
-} as const;
-export type ProfileKey = keyof typeof PROFILE_KEYS;
+export {
+  type HelperCredential,
+  isProfileKey,
+  PROFILE_KEYS,
+  type ProfileKey,
+  type StoredCredential,
+  type StoredEntry,
+} from './entries.js';
 
-export function isProfileKey(key: string): key is ProfileKey {
-  return Object.hasOwn(PROFILE_KEYS, key);
-}
-
-export interface StoredCredential {
-  username: string;
-  secret: string;
-  /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
-  origin?: string;
-}
-
-/** A secret kept by a docker credential helper: the file only says where it is. */
-export interface HelperCredential {
-  username: string;
-  helper: string;
-  serverUrl: string;
-  /** As StoredCredential's. */
-  origin?: string;
-}
-
-export type StoredEntry = StoredCredential | HelperCredential;
+import type { ProfileKey, StoredCredential, StoredEntry } from './entries.js';
 
 /** A hub JWT as kept between runs; the fields repeat the key so a misfiled entry is never used. */
 export interface CachedJwtEntry {

@@ -70,6 +70,8 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Extra CA certificates (PEM file), on top of the system's and NODE_EXTRA_CA_CERTS. */
   caFile?: string;
+  /** A CA file trusted for one origin only (registry settings). */
+  caFileFor?: (url: URL) => string | undefined;
   /**
    * The environment to read HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) and
    * NODE_EXTRA_CA_CERTS from (the context passes its own); default: none, so no proxy.
@@ -137,6 +139,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const pick = (url: URL) => {
     dispatcherFor ??= createDispatchers({
       caFile: options.caFile,
+      caFileFor: options.caFileFor,
       env: options.env ?? {},
       debug: options.debug,
     });

@@ -22,6 +22,8 @@ export interface DispatcherOptions {
   env: Record<string, string | undefined>;
   /** Receives a line naming the proxy a request goes through (--debug). */
   debug?: (line: string) => void;
+  /** A CA file trusted for one origin only (a registry's `ca-file` setting), on top of caFile. */
+  caFileFor?: (url: URL) => string | undefined;
 }
 
 /** Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. */
@@ -36,9 +38,22 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
   };
   let direct: Dispatcher | undefined;
   const viaProxy = new Map<string, Dispatcher>();
+  /** One direct agent per origin-bound CA file: its CA is trusted for that origin alone. */
+  const byCaFile = new Map<string, Dispatcher>();
 
   return (url) => {
     const proxy = proxyFor(url, proxies);
+    const own = url.protocol === 'https:' ? options.caFileFor?.(url) : undefined;
+    if (!proxy && own) {
+      keepParserOnBaseline();
+      let agent = byCaFile.get(own);
+      if (!agent) {
+        const base = tlsOptions()?.ca ?? [...rootCertificates, ...nodeExtraCerts(options.env)];
+        agent = new Agent({ connect: { ca: [...base, readCaFile(own)] } });
+        byCaFile.set(own, agent);
+      }
+      return { dispatcher: agent };
+    }
     if (!proxy) {
       keepParserOnBaseline();
       direct ??= new Agent(tlsOptions() ? { connect: tlsOptions() } : {});

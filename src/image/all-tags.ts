@@ -41,6 +41,8 @@ export interface AllTagsOptions {
   tagConcurrency: number;
   /** Blobs in flight per tag. */
   blobConcurrency: number;
+  /** Carry each tag's referrers along. */
+  referrers?: boolean;
   progress: TransferProgress;
   /** Told when a tag is done (a line on stderr). */
   onTag?: (outcome: TagOutcome) => void;
@@ -72,6 +74,7 @@ class BlobsOnce {
         return put;
       },
       putManifest: (m: StoredManifest, top: boolean) => dest.putManifest(m, top),
+      ...(dest.putReferrer ? { putReferrer: dest.putReferrer.bind(dest) } : {}),
       commit: () => dest.commit(),
       abort: (reason) => dest.abort(reason),
     };
@@ -90,6 +93,7 @@ export async function copyAllTags(tags: readonly string[], opts: AllTagsOptions)
         platforms: opts.platforms,
         progress: opts.progress,
         concurrency: opts.blobConcurrency,
+        referrers: opts.referrers,
       });
       const blobs: Partial<Record<BlobAction, number>> = {};
       for (const b of result.blobs) blobs[b.action] = (blobs[b.action] ?? 0) + 1;

@@ -6,12 +6,22 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseManifest } from '../api/registry/manifest.js';
-import type { Descriptor } from '../api/registry/media-types.js';
+import { parseManifest, sha256Digest } from '../api/registry/manifest.js';
+import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, ValidationError } from '../errors.js';
-import { tryLock } from '../files/lock.js';
+import { tryLock, withLock } from '../files/lock.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
-import { OciLayout } from './oci-layout.js';
+import { OciLayout, REF_NAME } from './oci-layout.js';
+import {
+  fallbackTag,
+  indexBytes,
+  ofArtifactType,
+  type ReferrerList,
+  type ReferrersVia,
+  referrerDescriptor,
+  subjectOf,
+  withReferrer,
+} from './referrers.js';
 import type { BlobFeed, BlobRead, ImageDestination, ImageSource, StoredManifest } from './store.js';
 import { writeVerifiedBlob } from './verified-write.js';
 
@@ -46,7 +56,36 @@ export class OciSource implements ImageSource {
     return { body: await this.layout.openBlob(d.digest, start, end, d.size), start };
   }
 
+  referrers(subject: string, artifactType?: string): Promise<ReferrerList> {
+    return layoutReferrers(this.layout, subject, artifactType, this.name);
+  }
+
   async close(): Promise<void> {}
+}
+
+/** The referrers an OCI layout lists under the subject's fallback tag in index.json. */
+async function layoutReferrers(
+  layout: OciLayout,
+  subject: string,
+  artifactType: string | undefined,
+  where: string,
+): Promise<ReferrerList> {
+  const index = await fallbackIndex(layout, subject, where);
+  return { via: 'tag', descriptors: ofArtifactType(index?.manifests ?? [], artifactType) };
+}
+
+async function fallbackIndex(
+  layout: OciLayout,
+  subject: string,
+  where: string,
+): Promise<ImageIndex | undefined> {
+  const tag = fallbackTag(subject);
+  const entry = (await layout.readIndex()).manifests.find((d) => d.annotations?.[REF_NAME] === tag);
+  if (!entry) return undefined;
+  const m = localManifest(await layout.readBlob(entry.digest), entry, where);
+  if (m.parsed.kind !== 'index')
+    throw new ValidationError(`${where}: the referrers fallback tag ${tag} names an image, not an index`);
+  return m.parsed.index;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -66,6 +105,8 @@ export class OciDestination implements ImageDestination {
   private layout?: Promise<OciLayout>;
   private created = false;
   private top?: Descriptor;
+  /** Referrers put, listed under their subject's fallback tag at commit. */
+  private readonly referrersOf: { subject: string; descriptor: Descriptor }[] = [];
 
   constructor(
     readonly name: string,
@@ -140,10 +181,30 @@ export class OciDestination implements ImageDestination {
     return m.digest;
   }
 
+  async putReferrer(m: StoredManifest): Promise<ReferrersVia> {
+    await (await this.open()).writeBlob(m.digest, m.bytes);
+    const subject = subjectOf(m);
+    if (subject) this.referrersOf.push({ subject, descriptor: referrerDescriptor(m) });
+    return 'tag';
+  }
+
   async commit(): Promise<void> {
-    if (!this.top) throw new Error('commit before the top manifest');
+    if (!this.top && this.referrersOf.length === 0) throw new Error('commit before the top manifest');
     const layout = await this.open();
-    await layout.setTag(this.tag, this.top);
+    if (this.top) await layout.setTag(this.tag, this.top);
+    // The fallback tags' indexes, read and written again under a lock of their own (setTag takes
+    // index.json's), so that two runs adding referrers to one layout both keep theirs.
+    if (this.referrersOf.length > 0)
+      await withLock(join(this.dir, 'index.json.referrers'), async () => {
+        for (const { subject, descriptor } of this.referrersOf) {
+          const next = withReferrer(await fallbackIndex(layout, subject, this.name), descriptor);
+          if (!next) continue;
+          const bytes = indexBytes(next);
+          const digest = sha256Digest(bytes);
+          await layout.writeBlob(digest, bytes);
+          await layout.setTag(fallbackTag(subject), { mediaType: OCI_INDEX, digest, size: bytes.length });
+        }
+      });
     await sweepPartials(layout);
   }
 

@@ -27,6 +27,8 @@ export interface PlaceDeps {
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */
   notice?: (line: string) => void;
+  /** The mirror host pulls from a registry try first (its `mirror` setting). */
+  mirrorFor?(registry: string): Promise<string | undefined>;
 }
 
 /** How a place is named in messages and results (a registry in its canonical form). */
@@ -39,7 +41,13 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
   switch (place.transport) {
     case 'registry': {
       const { RegistrySource } = await import('./registry/source.js');
-      return new RegistrySource(await deps.registry(), place.ref, deps.known);
+      const client = await deps.registry();
+      const origin = new RegistrySource(client, place.ref, deps.known);
+      const mirror = await deps.mirrorFor?.(place.ref.registry);
+      if (!mirror) return origin;
+      const { MirroredSource } = await import('./registry/mirrored-source.js');
+      const copy = new RegistrySource(client, { ...place.ref, registry: mirror }, deps.known);
+      return new MirroredSource(copy, origin, deps.signal, deps.note);
     }
     case 'oci': {
       const { OciSource } = await import('./oci-store.js');

@@ -5,17 +5,22 @@
 
 import { sha256Digest } from '../api/registry/manifest.js';
 import type { Descriptor } from '../api/registry/media-types.js';
-import { IntegrityError, ValidationError } from '../errors.js';
+import { IntegrityError, NotFoundError, ValidationError } from '../errors.js';
 import { checkSingleImagePlatform, isImageConfig, MAX_CONFIG, platformInConfig } from './image-config.js';
 import { findPlatform, manifestsBelow } from './manifest-tree.js';
-import type { PlatformSpec } from './platform.js';
+import { formatPlatform, noImageFor, type PlatformSpec, platformMatches } from './platform.js';
 import type { ImageSource, StoredManifest } from './store.js';
 
 export type PlatformChoice =
   /** One platform: named by the user (`explicit`), or this machine's by default. */
   | { kind: 'one'; platform: PlatformSpec; explicit: boolean }
   /** The whole index, every platform. */
-  | { kind: 'all' };
+  | { kind: 'all' }
+  /**
+   * Some platforms of an index (`platforms:` in a sync file): the index is rewritten with only
+   * their entries (its digest changes unless every entry is kept); a single image must be one.
+   */
+  | { kind: 'some'; platforms: readonly PlatformSpec[] };
 
 export interface Selection {
   /** What the destination's tag will name: the top manifest, or the image chosen for a platform. */
@@ -59,6 +64,7 @@ export async function selectImages(
 ): Promise<Selection> {
   const top = await source.getManifest(await source.resolve());
   const fetch = (d: Descriptor) => source.getManifest(d);
+  if (choice.kind === 'some') return selectSome(source, top, choice.platforms);
   if (top.parsed.kind === 'index' && choice.kind === 'all') {
     const below = await manifestsBelow(top, fetch, source.name);
     return { top, below, images: below.filter((m) => m.parsed.kind === 'image') };
@@ -79,4 +85,51 @@ export async function selectImages(
   );
   if (line) notice?.(line);
   return { top, below: [], images: [top], config: { digest: configDesc.digest, bytes } };
+}
+
+/** Buildkit's attestation entries name the image they describe in this annotation. */
+const REFERENCE_DIGEST = 'vnd.docker.reference.digest';
+
+/** The index with only the entries of `platforms` (and the attestations of those entries). */
+async function selectSome(
+  source: ImageSource,
+  top: StoredManifest,
+  platforms: readonly PlatformSpec[],
+): Promise<Selection> {
+  if (top.parsed.kind === 'image') {
+    const configDesc = top.parsed.manifest.config;
+    const bytes = await readSmallBlob(source, configDesc);
+    const have = platformInConfig(bytes);
+    if (!have || !platforms.some((p) => platformMatches(have, p)))
+      throw new NotFoundError(
+        `${source.name} is a single image for ${have ? formatPlatform(have) : 'no named platform'}, not one of ${platforms.map(formatPlatform).join(', ')}`,
+      );
+    return { top, below: [], images: [top], config: { digest: configDesc.digest, bytes } };
+  }
+  const entries = top.parsed.index.manifests;
+  const kept = entries.filter((d) => d.platform && platforms.some((p) => platformMatches(d.platform!, p)));
+  if (kept.length === 0)
+    throw noImageFor(
+      source.name,
+      platforms[0]!,
+      entries.map((d) => formatPlatform(d.platform)),
+    );
+  const keptDigests = new Set(kept.map((d) => d.digest));
+  const withAttestations = entries.filter(
+    (d) => keptDigests.has(d.digest) || keptDigests.has(d.annotations?.[REFERENCE_DIGEST] ?? ''),
+  );
+  const below: StoredManifest[] = [];
+  for (const d of withAttestations) below.push(await source.getManifest(d));
+  let newTop = top;
+  if (withAttestations.length !== entries.length) {
+    const doc = JSON.parse(top.bytes.toString('utf8')) as Record<string, unknown>;
+    const bytes = Buffer.from(JSON.stringify({ ...doc, manifests: withAttestations }));
+    newTop = {
+      digest: sha256Digest(bytes),
+      mediaType: top.mediaType,
+      bytes,
+      parsed: { ...top.parsed, index: { ...top.parsed.index, manifests: withAttestations } },
+    };
+  }
+  return { top: newTop, below, images: below.filter((m) => m.parsed.kind === 'image') };
 }

@@ -49,6 +49,11 @@ export interface ImageSource {
    * staged; their digests are known only once written. Blobs written so are not asked for again.
    */
   streamTo?(write: StreamedBlobWriter): void;
+  /**
+   * Optional (registries, OCI layouts): what points at the manifest `subject` (OCI referrers), of
+   * one artifact type or all; `via` says how the place knows (the referrers API, the fallback tag).
+   */
+  referrers?(subject: string, artifactType?: string): Promise<ReferrerList>;
 }
 
 /** A blob made while it is written: its digest and size are learned from the bytes. */
@@ -117,6 +122,13 @@ export interface ImageDestination {
    * one comes last with `top: true` and is put under the destination's tag. Answers the digest.
    */
   putManifest(m: StoredManifest, top: boolean): Promise<string>;
+  /**
+   * Optional (registries, OCI layouts): stores a manifest that has a `subject`, by digest, and lists
+   * it among its subject's referrers: the registry's referrers API does, else the fallback tag's
+   * index is updated (read-modify-write). Its blobs and the manifests below it were put before.
+   * Answers how the referrer was listed. Called before commit.
+   */
+  putReferrer?(m: StoredManifest): Promise<ReferrersVia>;
   /** Makes the image visible (index.json, the archive's rename): nothing is named before. */
   commit(): Promise<void>;
   /**
@@ -130,3 +142,12 @@ export interface ImageDestination {
 // ImageSource and/or an ImageDestination from its PlaceRef (src/ref/transport.ts), and one case in
 // src/image/places.ts (openSource/openDestination), which commands call. `docker-daemon:REF` is
 // parsed already and reserved for the engine back end.
+
+/** How a place knows a manifest's referrers. */
+export type ReferrersVia = 'api' | 'tag';
+
+export interface ReferrerList {
+  /** 'api': the registry's referrers API; 'tag': the fallback tag's index. */
+  via: ReferrersVia;
+  descriptors: Descriptor[];
+}

@@ -11,6 +11,7 @@ import type { TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { convertToOci, needsConversion } from './convert.js';
 import { blobsOf } from './manifest-tree.js';
+import { carryReferrers, checkReferrerSupport } from './referrer-copy.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageDestination, ImageSource } from './store.js';
 import type { BlobResult, TransferResult } from './types.js';
@@ -24,6 +25,10 @@ export interface TransferOptions {
   keepDigests?: boolean;
   /** Notes for the user (a single image of another platform than the default one). */
   notice?: (line: string) => void;
+  /** Carry the referrers of the manifests copied (signatures, SBOMs), recursively; digests kept. */
+  referrers?: boolean;
+  /** Lines for --debug. */
+  note?: (line: string) => void;
 }
 
 export async function transfer(
@@ -35,12 +40,15 @@ export async function transfer(
     // A source that makes blobs on the way (the engine's compressed layers) sends them as it goes.
     const stream = destination.streamBlob?.bind(destination);
     if (source.streamTo && stream) source.streamTo((blob) => stream(blob, opts.progress));
+    if (opts.referrers) checkReferrerSupport(source, destination);
     let sel = await selectImages(source, opts.platforms, opts.notice);
     if (sel.top.parsed.kind === 'index' && !destination.multiPlatform)
       throw new UsageError(
         `${destination.name} holds one image: pick a platform (--platform) or write to oci:DIR or oci-archive:FILE`,
       );
-    const converted = destination.accepts === 'oci' && !opts.keepDigests && needsConversion(sel);
+    // Referrers name their subject by digest: with them, docker manifests are kept as they are.
+    const converted =
+      destination.accepts === 'oci' && !opts.keepDigests && !opts.referrers && needsConversion(sel);
     const original = sel.top.digest;
     if (converted) sel = convertToOci(sel);
     // A destination named by digest takes exactly that image: say so before a blob is sent.
@@ -95,6 +103,13 @@ export async function transfer(
     const blobs = all.map((d) => done.get(d.digest) as BlobResult);
     for (const m of sel.below) await destination.putManifest(m, false);
     const digest = await destination.putManifest(sel.top, true);
+    const referrers = opts.referrers
+      ? await carryReferrers(source, destination, [sel.top.digest, ...sel.below.map((m) => m.digest)], {
+          progress: opts.progress,
+          concurrency: limit,
+          note: opts.note,
+        })
+      : undefined;
     await destination.commit();
     return {
       reference: destination.name,
@@ -103,6 +118,7 @@ export async function transfer(
       mediaType: sel.top.mediaType,
       blobs,
       ...(converted ? { convertedFrom: original } : {}),
+      ...(referrers ? { referrers } : {}),
     };
   } catch (err) {
     await destination.abort(err).catch(() => undefined);

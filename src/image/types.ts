@@ -1,4 +1,5 @@
 import type { BlobAction } from '../output/progress.js';
+import type { CarriedReferrer } from './referrer-copy.js';
 
 export interface BlobResult {
   digest: string;
@@ -17,4 +18,6 @@ export interface TransferResult {
   blobs: BlobResult[];
   /** Docker manifests were converted to OCI: the source's digest, which the destination's replaces. */
   convertedFrom?: string;
+  /** With --referrers: the referrers carried along (signatures, SBOMs), each with its subject. */
+  referrers?: CarriedReferrer[];
 }

@@ -6,6 +6,7 @@
 // style(), whose Styled values no server answer or file can produce.
 import { escapeControl, escapeLines, safeJson } from './escape.js';
 import type { IO } from './io.js';
+import type { JqFilter } from './jq.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -35,14 +36,21 @@ export interface OutputOptions {
   json: boolean;
   quiet: boolean;
   color: boolean;
+  /** --jq: every JSON document printed goes through this filter (src/output/jq.ts). */
+  jq?: JqFilter;
 }
 
 export interface Output {
   readonly json: boolean;
   readonly quiet: boolean;
   readonly isTTY: boolean;
-  /** A JSON document on stdout (2-space indent, trailing newline). */
+  /** A JSON document on stdout (2-space indent, trailing newline); through --jq's filter when given. */
   printJson(value: unknown): void;
+  /**
+   * A list command's --json: always a JSON array of the items, whether one page, every page or a
+   * filtered set (what a script's `jq '.[]'` reads). Paging belongs in hint(), on stderr.
+   */
+  printList(items: readonly unknown[]): void;
   /** One line of data on stdout; control characters in it are escaped (a newline too). */
   line(text?: Text): void;
   /**
@@ -58,6 +66,11 @@ export interface Output {
   info(text: string): void;
   /** A warning on stderr; shown even with --quiet, but not in --json mode. */
   warn(text: string): void;
+  /**
+   * A note about the data printed (more pages, a limit reached) on stderr: with --json too, since a
+   * script needs it as much as a person does; silent with --quiet.
+   */
+  hint(text: string): void;
   /** Colours text when colour is on; print it with line(). */
   style(text: string, ...styles: Style[]): Promise<Styled>;
   /** ISO 8601 off a TTY; a short local form on one. */
@@ -81,12 +94,22 @@ export function createOutput(io: IO, options: OutputOptions): Output {
   const cellText = (cell: Cell): string =>
     cell === null || cell === undefined ? '' : escapeControl(String(cell));
 
-  return {
+  const output: Output = {
     json: options.json,
     quiet: options.quiet,
     isTTY: io.stdoutIsTTY,
+    printList(items) {
+      output.printJson(Array.isArray(items) ? items : [...items]);
+    },
     printJson(value) {
-      io.stdout.write(`${safeJson(value, 2)}\n`);
+      if (!options.jq) {
+        io.stdout.write(`${safeJson(value, 2)}\n`);
+        return;
+      }
+      const { text, error } = options.jq.apply(value);
+      // Piped, exactly what `jq -r` prints; on a terminal, escaped as any text (tabs and lines kept).
+      if (text !== '') io.stdout.write(io.stdoutIsTTY ? escapeKeepingTabs(text) : text);
+      if (error) throw error;
     },
     line(text = '') {
       io.stdout.write(`${render(text)}\n`);
@@ -130,6 +153,10 @@ export function createOutput(io: IO, options: OutputOptions): Output {
       if (options.json) return;
       io.stderr.write(`${escapeControl(text)}\n`);
     },
+    hint(text) {
+      if (options.quiet) return;
+      io.stderr.write(`${escapeControl(text)}\n`);
+    },
     style,
     time(iso) {
       if (!iso) return '';
@@ -142,6 +169,15 @@ export function createOutput(io: IO, options: OutputOptions): Output {
         .replace(/\.\d+Z$/, 'Z');
     },
   };
+  return output;
+}
+
+/** --jq's raw text on a terminal: control characters escaped, its line breaks and tabs (@tsv) kept. */
+function escapeKeepingTabs(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.split('\t').map(escapeControl).join('\t'))
+    .join('\n');
 }
 
 const BORDERLESS = {

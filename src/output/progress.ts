@@ -23,7 +23,55 @@ export interface TransferProgress {
 export interface ProgressOptions {
   json: boolean;
   quiet: boolean;
+  /** Milliseconds, for the transfer rate (tests pass their own). */
+  now?: () => number;
 }
+
+/** The rate is measured over the last few seconds, so a stall shows as a falling rate. */
+const RATE_WINDOW_MS = 5000;
+/** No rate before this much of a window: the first bytes say nothing. */
+const RATE_MIN_SPAN_MS = 500;
+
+/** Bytes per second over a sliding window of (time, bytes so far) samples. */
+export class RateMeter {
+  private readonly samples: { at: number; bytes: number }[] = [];
+
+  add(at: number, bytes: number): void {
+    const last = this.samples.at(-1);
+    if (last && last.at === at) last.bytes = bytes;
+    else this.samples.push({ at, bytes });
+    while (this.samples.length > 2 && at - this.samples[0]!.at > RATE_WINDOW_MS) this.samples.shift();
+  }
+
+  /** Bytes per second, or undefined until the window spans enough time. */
+  rate(): number | undefined {
+    const first = this.samples[0];
+    const last = this.samples.at(-1);
+    if (!first || !last || last.at - first.at < RATE_MIN_SPAN_MS) return undefined;
+    return Math.max(0, ((last.bytes - first.bytes) * 1000) / (last.at - first.at));
+  }
+}
+
+/** `12.3 MiB/s`, at most 12 characters; blank when unknown. */
+export function formatRate(bytesPerSecond: number | undefined): string {
+  if (bytesPerSecond === undefined) return '';
+  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
+}
+
+/** Time left, at most 6 characters: `45s`, `4m05s`, `2h10m`, `>99h`; blank when unknown. */
+export function formatEta(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return '';
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  if (s < 100 * 3600)
+    return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return '>99h';
+}
+
+/** The columns of a bar line besides the bar itself (see FORMAT); the bar takes what is left. */
+const FIXED_WIDTH = 1 + 12 + 1 + 1 + 4 + 1 + 21 + 1 + 12 + 1 + 6 + 1 + 7;
+const FORMAT = ' {label} {bar} {percentage}% {amount} {rate} {left} {state}';
 
 const noop: TransferProgress = { begin() {}, update() {}, done() {}, stop() {} };
 
@@ -46,7 +94,7 @@ export function shortDigest(digest: string): string {
 export async function createTransferProgress(io: IO, opts: ProgressOptions): Promise<TransferProgress> {
   if (opts.json || opts.quiet) return noop;
   if (!io.stderrIsTTY) return lineProgress(io);
-  return barProgress(io);
+  return barProgress(io, opts.now ?? Date.now);
 }
 
 /** Off a terminal: `pushed sha256:0123456789ab 12.0 MiB`, one line per blob. */
@@ -61,8 +109,9 @@ function lineProgress(io: IO): TransferProgress {
   };
 }
 
-async function barProgress(io: IO): Promise<TransferProgress> {
+async function barProgress(io: IO, now: () => number): Promise<TransferProgress> {
   const cliProgress = (await import('cli-progress')).default;
+  const columns = io.columns ?? 80;
   const stream = {
     isTTY: true,
     get columns() {
@@ -82,7 +131,10 @@ async function barProgress(io: IO): Promise<TransferProgress> {
   const multi = new cliProgress.MultiBar(
     {
       stream: stream as unknown as NodeJS.WritableStream,
-      format: ' {label} [{bar}] {percentage}% | {done}/{size} | {state}',
+      format: FORMAT,
+      // The bar takes what the rest of the line leaves (and the last column, where some terminals
+      // wrap): 80 columns hold every field.
+      barsize: Math.max(8, Math.min(40, columns - FIXED_WIDTH - 1)),
       barCompleteChar: '\u2588',
       barIncompleteChar: '\u2591',
       hideCursor: true,
@@ -93,18 +145,35 @@ async function barProgress(io: IO): Promise<TransferProgress> {
     },
     cliProgress.Presets.shades_classic,
   );
-  const bars = new Map<string, { bar: ReturnType<typeof multi.create>; have: number; size: number }>();
+  /** The fields of one line: amount, rate and time left padded, so the columns stay put. */
+  const fields = (have: number, size: number, meter: RateMeter | undefined, state: string) => {
+    const rate = meter?.rate();
+    const eta = rate && rate > 0 && size > have ? (size - have) / rate : undefined;
+    return {
+      amount: `${formatBytes(have)}/${formatBytes(size)}`.padStart(21),
+      rate: (meter && state === 'sending' ? formatRate(rate) : '').padStart(12),
+      // Not `eta`: cli-progress fills a field of that name with its own estimate.
+      left: (meter && state === 'sending' ? formatEta(eta) : '').padStart(6),
+      state: state.padEnd(7),
+    };
+  };
+  type BarState = {
+    bar: ReturnType<typeof multi.create>;
+    have: number;
+    size: number;
+    meter: RateMeter;
+    state: string;
+  };
+  const bars = new Map<string, BarState>();
   let totalSize = 0;
   let totalHave = 0;
-  const total = multi.create(0, 0, {
-    label: 'total       ',
-    size: formatBytes(0),
-    done: formatBytes(0),
-    state: '',
-  });
+  const totalMeter = new RateMeter();
+  const total = multi.create(0, 0, { label: 'total       ', ...fields(0, 0, undefined, '') });
   const refreshTotal = () => {
+    totalMeter.add(now(), totalHave);
+    const busy = [...bars.values()].some((b) => b.state === 'sending');
     total.setTotal(Math.max(totalSize, 1));
-    total.update(totalHave, { size: formatBytes(totalSize), done: formatBytes(totalHave) });
+    total.update(totalHave, fields(totalHave, totalSize, totalMeter, busy ? 'sending' : ''));
   };
   const ensure = (digest: string, size: number) => {
     let b = bars.get(digest);
@@ -112,12 +181,12 @@ async function barProgress(io: IO): Promise<TransferProgress> {
       b = {
         bar: multi.create(Math.max(size, 1), 0, {
           label: shortDigest(digest),
-          size: formatBytes(size),
-          done: formatBytes(0),
-          state: 'waiting',
+          ...fields(0, size, undefined, 'waiting'),
         }),
         have: 0,
         size,
+        meter: new RateMeter(),
+        state: 'waiting',
       };
       bars.set(digest, b);
       totalSize += size;
@@ -125,15 +194,21 @@ async function barProgress(io: IO): Promise<TransferProgress> {
     }
     return b;
   };
+  const draw = (b: BarState) => b.bar.update(b.have, fields(b.have, b.size, b.meter, b.state));
   return {
     begin(digest, size) {
-      ensure(digest, size).bar.update(0, { state: 'transferring' });
+      const b = ensure(digest, size);
+      b.state = 'sending';
+      b.meter.add(now(), b.have);
+      draw(b);
     },
     update(digest, have) {
       const b = ensure(digest, 0);
       totalHave += have - b.have;
       b.have = have;
-      b.bar.update(have, { done: formatBytes(have), state: 'transferring' });
+      b.state = 'sending';
+      b.meter.add(now(), have);
+      draw(b);
       refreshTotal();
     },
     relabel(from, to, size) {
@@ -144,14 +219,15 @@ async function barProgress(io: IO): Promise<TransferProgress> {
       totalSize += size - b.size;
       b.size = size;
       b.bar.setTotal(Math.max(size, 1));
-      b.bar.update(b.have, { label: shortDigest(to), size: formatBytes(size) });
+      b.bar.update(b.have, { label: shortDigest(to), ...fields(b.have, size, b.meter, b.state) });
       refreshTotal();
     },
     done(digest, size, action) {
       const b = ensure(digest, size);
       totalHave += size - b.have;
       b.have = size;
-      b.bar.update(Math.max(size, 1), { done: formatBytes(size), state: action });
+      b.state = action;
+      b.bar.update(Math.max(size, 1), fields(size, b.size, b.meter, action));
       refreshTotal();
     },
     stop() {

@@ -23,7 +23,12 @@ export function createPrompter(io: IO): Prompter {
         reject(new UsageError('cannot ask a question: standard input is not a terminal'));
         return;
       }
-      io.stderr.write(escapeControl(question));
+      // readline redraws its line (the cursor to column 0, the rest of the screen cleared) as it
+      // starts and after each key: a question written before it would be erased. So an echoed
+      // question is readline's own prompt, which every redraw draws again; a muted one is written
+      // here, and readline, whose output is muted, never draws over it.
+      const shown = escapeControl(question);
+      if (mute) io.stderr.write(shown);
       let muted = false;
       const output = {
         write: (chunk: string) => {
@@ -46,7 +51,7 @@ export function createPrompter(io: IO): Prompter {
       rl.on('close', () => {
         if (!answered) reject(new CancelledError('cancelled'));
       });
-      rl.question('', (answer) => {
+      rl.question(mute ? '' : shown, (answer) => {
         answered = true;
         rl.close();
         if (mute) io.stderr.write('\n');

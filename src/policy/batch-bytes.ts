@@ -3,6 +3,7 @@
 // text path (batch-lines.ts). Pure: the command does the reading and writing.
 
 import {
+  type BatchOptions,
   evaluateLine,
   HEAD,
   lineTooLong,
@@ -17,7 +18,6 @@ import {
   decideHostChars,
   decidePathBytes,
   decisionJson,
-  type EvaluateOptions,
   type Evaluator,
   mixedResult,
   NOT_PLAIN,
@@ -92,7 +92,7 @@ export class BatchProcessor extends TextBatch {
    */
   constructor(
     target: PolicyIndex | Evaluator,
-    opts?: EvaluateOptions,
+    opts?: BatchOptions,
     private readonly readOnly = false,
   ) {
     super(target, opts);

@@ -18,6 +18,21 @@ export interface BatchRequest {
   destination: string;
 }
 
+/** A decided MCP line, from the command's Cedar evaluator. */
+export interface McpLineResult {
+  text: string;
+  denied: boolean;
+}
+
+export interface BatchOptions extends EvaluateOptions {
+  /**
+   * Decides a line whose action is `mcp:*` (the whole line, and its action and destination): the
+   * command's Cedar evaluator. Throws HubctlError for a line it cannot decide. Without it, such a
+   * line is an unknown action.
+   */
+  mcp?: (line: string, req: BatchRequest) => McpLineResult;
+}
+
 export const HEAD = '{"action":"';
 export const MIDDLE = '","destination":"';
 
@@ -118,12 +133,16 @@ export function evaluateLine(
   set: PolicyIndex | Evaluator,
   line: string,
   lineNo: number,
-  opts?: EvaluateOptions,
+  opts?: BatchOptions,
 ): BatchLineResult | null {
   let req: BatchRequest | null;
   try {
     req = parseRequestLine(line);
     if (req === null) return null;
+    if (opts?.mcp !== undefined && req.action.startsWith('mcp:')) {
+      const m = opts.mcp(line, req);
+      return { text: m.text, denied: m.denied, error: false };
+    }
     const r = evaluate(set, req.action, req.destination, opts);
     return { text: formatDecisionLine(req, r), denied: r.decision === 'deny', error: false };
   } catch (err) {
@@ -164,7 +183,7 @@ export class TextBatch {
 
   constructor(
     target: PolicyIndex | Evaluator,
-    protected readonly opts?: EvaluateOptions,
+    protected readonly opts?: BatchOptions,
   ) {
     this.ev = target instanceof Evaluator ? target : new Evaluator(target);
     this.set = this.ev.index;

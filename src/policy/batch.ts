@@ -5,9 +5,11 @@ export { BatchProcessor } from './batch-bytes.js';
 export {
   type BatchCounts,
   type BatchLineResult,
+  type BatchOptions,
   type BatchRequest,
   evaluateLine,
   formatDecisionLine,
   formatErrorLine,
+  type McpLineResult,
   parseRequestLine,
 } from './batch-lines.js';

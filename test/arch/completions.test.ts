@@ -32,7 +32,20 @@ beforeAll(async () => {
   const { program } = await buildProgram({ io, env: {} }, [], 'all');
   const longs = (c: typeof program) => c.options.filter((o) => !o.hidden && o.long).map((o) => o.long!);
   globalLongs = longs(program);
-  tree = walkCommands(program).map(({ path, command }) => ({ path, longs: longs(command) }));
+  // Hidden commands (`__complete`, which the scripts call themselves) are not offered.
+  const help = program.createHelp();
+  const visible = (path: string[]) => {
+    let cmd = program;
+    for (const name of path) {
+      const sub = help.visibleCommands(cmd).find((c) => c.name() === name);
+      if (!sub) return false;
+      cmd = sub;
+    }
+    return true;
+  };
+  tree = walkCommands(program)
+    .filter(({ path }) => visible(path))
+    .map(({ path, command }) => ({ path, longs: longs(command) }));
 });
 
 describe('completions in sync with the command tree', () => {

@@ -12,6 +12,7 @@ import { UsageError } from '../../src/errors.js';
 import { runCli } from '../support/run-cli.js';
 
 const NET = new URL('../../examples/network.yaml', import.meta.url).pathname;
+const MCP = new URL('../../examples/mcp.cedar', import.meta.url).pathname;
 const FS = new URL('../../examples/filesystem.yaml', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'hubctl-fast-eval-'));
 const HTTP = join(dir, 'http.yaml');
@@ -64,6 +65,22 @@ const TAKEN: string[][] = [
   [...eval_, 'connect:tcp', 'x', '-f', NET, '--profile', '../etc'],
   [...eval_, 'connect:tcp', 'x', '--policy', 'egress'],
   ['--debug', ...eval_, 'connect:tcp', 'x', '-f', NET],
+  [...eval_, 'mcp:invokeTool', 'notion/search', '-f', MCP, '--explain'],
+  [...eval_, 'mcp:invokeTool', 'stripe/refund', '--args', '{"amount": 500}', '-f', MCP, '--json'],
+  [
+    ...eval_,
+    'mcp:register',
+    'linear',
+    '--attr',
+    'type=remote-dcr',
+    '--attr',
+    'requiresOAuth=true',
+    '-f',
+    MCP,
+  ],
+  [...eval_, 'mcp:readResource', 'file:///docs/a', '--server', 'fs', '-f', MCP],
+  [...eval_, 'mcp:invokeTool', 'a/b', '--attr', 'readonly=true', '-f', MCP],
+  [...eval_, 'connect:tcp', 'x', '--attr', 'a=b', '-f', NET],
 ];
 
 /** Argv the fast path must leave to commander. */

@@ -43,10 +43,11 @@ describe('the CLI shell', () => {
     expect((await runCli(['token', '--help'])).code).toBe(0);
   });
 
-  it('no arguments: help on stdout, exit 2', async () => {
+  it('no arguments: help on stderr (nothing a pipe takes for data), exit 2', async () => {
     const r = await runCli([]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('Usage: hubctl');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Usage: hubctl');
   });
 
   it.each([

@@ -126,9 +126,9 @@ describe('bin/hubctl.js end to end', () => {
     expect(list.code).toBe(0);
     expect(list.stderr).toBe('');
     const page = JSON.parse(list.stdout);
-    expect(page.count).toBe(1);
-    expect(page.results[0]).toMatchObject({ token_label: 'e2e', scopes: ['repo:read'], is_active: true });
-    expect(page.results[0].token).not.toBe(secret);
+    expect(page).toHaveLength(1);
+    expect(page[0]).toMatchObject({ token_label: 'e2e', scopes: ['repo:read'], is_active: true });
+    expect(page[0].token).not.toBe(secret);
     expect(list.stdout).not.toContain(secret);
 
     // Piped table: plain tab-separated text, no colour codes.

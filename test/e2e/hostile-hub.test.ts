@@ -162,7 +162,7 @@ describe('bodies cut, stalled, truncated, oversized', () => {
     const r = await hubctl(['--json', 'token', 'list']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).results).toHaveLength(5);
+    expect(JSON.parse(r.stdout)).toHaveLength(5);
     expect(proxy.seen.filter((s) => s.method === 'GET')).toHaveLength(2);
   });
 

@@ -91,6 +91,15 @@ describe('team list and get', () => {
     const none = await hubctl(['team', 'get', 'nobody']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('no team named "nobody" in org acme');
+    // a name that would change the request's path is never put into it
+    hub.clearRequests();
+    const dots = await hubctl(['team', 'get', '..']);
+    expect(dots.code).toBe(5);
+    expect(hub.requests.map((q) => q.path).filter((p) => p !== '/v2/auth/token')).toEqual([
+      '/v2/orgs/acme/groups',
+      '/v2/orgs/acme/groups',
+      '/v2/orgs/acme/groups',
+    ]);
   });
 });
 

@@ -64,12 +64,14 @@ describeWithRegistry('registry breadth: catalog, copy --all-tags, digest --platf
 
     const cat = await w.run(['--json', 'image', 'catalog', R]);
     expect(cat.code, cat.stderr).toBe(0);
-    expect(JSON.parse(cat.stdout).repositories).toEqual(
-      expect.arrayContaining(['breadth/src', 'breadth/dst']),
-    );
+    expect(JSON.parse(cat.stdout)).toEqual(expect.arrayContaining(['breadth/src', 'breadth/dst']));
     const capped = await w.run(['image', 'catalog', R, '--limit', '1']);
     expect(capped.stdout.trim().split('\n')).toHaveLength(1);
     expect(capped.stderr).toMatch(/Stopped at 1 repositories/);
+    // --json: an array still, and the limit said on stderr.
+    const cappedJson = await w.run(['--json', 'image', 'catalog', R, '--limit', '1']);
+    expect(JSON.parse(cappedJson.stdout)).toHaveLength(1);
+    expect(cappedJson.stderr).toMatch(/Stopped at 1 repositories/);
     expect((await w.run(['image', 'catalog', R, '--limit', '0'])).code).toBe(2);
   });
 

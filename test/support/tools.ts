@@ -10,11 +10,18 @@ export const TOOLS = {
   'docker-registry': ['docker-registry', 'registry'],
   skopeo: ['skopeo'],
   podman: ['podman'],
+  xmllint: ['xmllint'],
+  // The witness of --jq: Debian's jq, against which hubctl's own jq is compared.
+  jq: ['jq'],
+  // A real terminal for the prompt and progress tests (test/output/prompt-tty.test.ts).
+  tmux: ['tmux'],
+  // `man -l` renders the generated man pages (test/arch/man.test.ts).
+  man: ['man'],
 } as const;
 
 export type Tool = keyof typeof TOOLS;
 
-export const INSTALL = 'apt-get install -y docker-registry skopeo podman';
+export const INSTALL = 'apt-get install -y docker-registry skopeo podman libxml2-utils jq tmux man-db';
 
 export function toolPath(tool: Tool): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);

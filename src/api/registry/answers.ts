@@ -22,12 +22,15 @@ const descriptor = object({
   platform: v.optional(platform),
   urls: v.optional(v.array(v.string())),
   annotations: v.optional(v.record(v.string(), v.string())),
+  artifactType: v.optional(v.string()),
 });
 
 const documentFields = {
   schemaVersion: v.optional(v.number()),
   mediaType: v.optional(v.string()),
   annotations: v.optional(v.record(v.string(), v.string())),
+  artifactType: v.optional(v.string()),
+  subject: v.optional(descriptor),
 };
 
 export const DescriptorSchema = descriptor as v.GenericSchema<unknown, Descriptor>;

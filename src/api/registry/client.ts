@@ -3,9 +3,9 @@
 
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../clock.js';
-import { ApiError, AuthError, NetworkError, NotFoundError } from '../../errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError, UnexpectedAnswerError } from '../../errors.js';
 import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
-import type { HttpClient, HttpResponse, RequestBody } from '../../http/client.js';
+import type { HttpClient, HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
 import type { RepositoryName } from '../../ref/reference.js';
@@ -13,17 +13,17 @@ import { readAnswer } from '../answer.js';
 import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { type RegistryCredentialLookup, scopeFor } from './auth.js';
 import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
-import { MANIFEST_ACCEPT } from './media-types.js';
-import { type Actions, nextLink, RegistryTransport, rangeEnd } from './transport.js';
+import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from './media-types.js';
+import { type RateLimit, rateLimitOf } from './rate-limit.js';
+import {
+  type Actions,
+  nextLink,
+  type RegistryClientOptions,
+  RegistryTransport,
+  rangeEnd,
+} from './transport.js';
 
-export interface RegistryClientOptions {
-  http: HttpClient;
-  clock: Clock;
-  credentials: RegistryCredentialLookup;
-  /** Hosts named with --plain-http (decisions §1). */
-  plainHttpHosts?: readonly string[];
-  signal?: AbortSignal;
-}
+export type { RegistryClientOptions };
 
 export interface FetchedManifest {
   bytes: Buffer;
@@ -62,6 +62,9 @@ export type DeleteOutcome = 'deleted' | 'background';
  */
 const MAX_TAGS = 1_000_000;
 const MAX_TAG_PAGES = 10_000;
+/** Referrers of one manifest listed at most, and pages read for them. */
+export const MAX_REFERRERS = 10_000;
+const MAX_REFERRER_PAGES = 1_000;
 
 export class RegistryClient extends RegistryTransport {
   // ---- the login ---------------------------------------------------------------------------
@@ -136,6 +139,27 @@ export class RegistryClient extends RegistryTransport {
     };
   }
 
+  /**
+   * The pull rate limit the registry reports, from a HEAD of a manifest (Docker Hub does not count
+   * a HEAD as a pull); undefined when it reports none.
+   */
+  async rateLimit(repo: RepositoryName, reference: string): Promise<RateLimit | undefined> {
+    const what = `checking the rate limit of ${repo.registry}/${repo.repository}`;
+    const res = await this.send(repo, {
+      method: 'HEAD',
+      url: `v2/${repo.repository}/manifests/${reference}`,
+      actions: ['pull'],
+      headers: { accept: MANIFEST_ACCEPT },
+      what,
+    });
+    await res.dump().catch(() => undefined);
+    if (res.status === 404)
+      throw new NotFoundError(`${what}: ${repo.repository}:${reference} does not exist`);
+    // 429 carries the headers too: the limit is reached.
+    if (res.status !== 429) await this.expect(res, [200], what, 'HEAD');
+    return rateLimitOf(res.headers);
+  }
+
   /** PUT a manifest under a tag or digest; answers the digest (checked against the bytes). */
   async putManifest(
     repo: RepositoryName,
@@ -143,6 +167,20 @@ export class RegistryClient extends RegistryTransport {
     bytes: Uint8Array,
     mediaType: string,
   ): Promise<string> {
+    return (await this.pushManifest(repo, reference, bytes, mediaType)).digest;
+  }
+
+  /**
+   * PUT a manifest; answers its digest and whether the registry said it indexed the manifest's
+   * subject (the `OCI-Subject` header of the referrers API): when not, the client keeps the
+   * fallback tag (OCI distribution 1.1).
+   */
+  async pushManifest(
+    repo: RepositoryName,
+    reference: string,
+    bytes: Uint8Array,
+    mediaType: string,
+  ): Promise<{ digest: string; subjectIndexed: boolean }> {
     const what = `pushing manifest ${reference} to ${repo.registry}/${repo.repository}`;
     const res = await this.send(repo, {
       method: 'PUT',
@@ -155,7 +193,59 @@ export class RegistryClient extends RegistryTransport {
     await this.expect(res, [200, 201, 202], what);
     await res.dump().catch(() => undefined);
     const expected = res.headers['docker-content-digest'] ?? res.headers['registry-content-digest'];
-    return verifyManifestDigest(bytes, expected, what);
+    return {
+      digest: verifyManifestDigest(bytes, expected, what),
+      subjectIndexed: Boolean(res.headers['oci-subject']),
+    };
+  }
+
+  /**
+   * The referrers API (`GET /v2/<name>/referrers/<digest>`, OCI distribution 1.1), page by page:
+   * undefined when the registry does not have it (404, which a registry that has it never answers).
+   * `filtered` tells whether the registry applied the artifact type filter (`OCI-Filters-Applied`).
+   */
+  async referrersApi(
+    repo: RepositoryName,
+    digest: string,
+    artifactType?: string,
+  ): Promise<{ descriptors: Descriptor[]; filtered: boolean } | undefined> {
+    const what = `listing the referrers of ${digest} in ${repo.registry}/${repo.repository}`;
+    const query = artifactType ? `?artifactType=${encodeURIComponent(artifactType)}` : '';
+    const descriptors: Descriptor[] = [];
+    let filtered = artifactType !== undefined;
+    let url: string | undefined = `v2/${repo.repository}/referrers/${digest}${query}`;
+    const seen = new Set<string>();
+    for (let page = 0; url; page++) {
+      if (page >= MAX_REFERRER_PAGES || seen.has(url))
+        throw new UnexpectedAnswerError(
+          `${what}: unexpected answer from ${repo.registry}: the pages do not end`,
+        );
+      seen.add(url);
+      const res = await this.send(repo, {
+        url,
+        actions: ['pull'],
+        headers: { accept: OCI_INDEX },
+        what,
+      });
+      if (res.status === 404 && page === 0) {
+        await res.dump().catch(() => undefined);
+        return undefined;
+      }
+      await this.expect(res, [200], what);
+      if (!/\bartifactType\b/i.test(res.headers['oci-filters-applied'] ?? '')) filtered = false;
+      const bytes = await res.bytes(MAX_MANIFEST_BYTES);
+      const parsed = parseManifest(bytes, res.headers['content-type'] ?? OCI_INDEX, what, repo.registry);
+      if (parsed.kind !== 'index')
+        throw new UnexpectedAnswerError(`${what}: unexpected answer from ${repo.registry}: not an index`);
+      descriptors.push(...parsed.index.manifests);
+      if (descriptors.length > MAX_REFERRERS)
+        throw new UnexpectedAnswerError(
+          `${what}: unexpected answer from ${repo.registry}: more than ${MAX_REFERRERS} referrers`,
+        );
+      const next = nextLink(res.headers.link);
+      url = next ? nextPageUrl(next, res.url, what) : undefined;
+    }
+    return { descriptors, filtered };
   }
 
   /**
@@ -433,6 +523,37 @@ export class RegistryClient extends RegistryTransport {
         maxItems: MAX_CATALOG_ITEMS + CATALOG_PAGE,
       },
     );
+  }
+
+  /**
+   * One request of `hubctl api --service registry:HOST`: `url` on the registry's own origin, with
+   * the token `scopes` need (src/api/raw.ts registryScope); a non-success answer is a typed error.
+   */
+  async rawRequest(
+    registry: string,
+    opts: {
+      method: Method;
+      url: URL;
+      scopes: string[];
+      headers?: Record<string, string>;
+      body?: RequestBody;
+    },
+  ): Promise<HttpResponse> {
+    const what = `${opts.method} ${opts.url.pathname}`;
+    const res = await this.send(
+      { registry, repository: '' },
+      {
+        method: opts.method,
+        url: opts.url.toString(),
+        actions: [],
+        scopes: opts.scopes,
+        ...(opts.headers ? { headers: opts.headers } : {}),
+        ...(opts.body === undefined ? {} : { body: opts.body }),
+        what,
+      },
+    );
+    if (res.status < 200 || res.status > 299) await this.fail(res, what, opts.method);
+    return res;
   }
 
   /** Every tag of a repository, following `Link: <…>; rel="next"`. */

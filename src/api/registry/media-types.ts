@@ -13,6 +13,9 @@ export const DOCKER_CONFIG = 'application/vnd.docker.container.image.v1+json';
 export const DOCKER_LAYER_GZIP = 'application/vnd.docker.image.rootfs.diff.tar.gzip';
 export const DOCKER_LAYER_TAR = 'application/vnd.docker.image.rootfs.diff.tar';
 
+/** The empty JSON blob (`{}`) an artifact without a config names (OCI image spec 1.1). */
+export const OCI_EMPTY = 'application/vnd.oci.empty.v1+json';
+
 export const REGISTRY_LIST = 'application/vnd.registry.distribution.manifest.list.v2+json';
 export const REGISTRY_MANIFEST = 'application/vnd.registry.distribution.manifest.v2+json';
 export const REGISTRY_CONFIG = 'application/vnd.registry.container.image.v1+json';
@@ -63,6 +66,8 @@ export interface Descriptor {
   platform?: Platform;
   annotations?: Record<string, string>;
   urls?: string[];
+  /** The artifact type of the manifest a referrers list names (OCI distribution 1.1). */
+  artifactType?: string;
 }
 
 export interface ImageManifest {
@@ -71,6 +76,9 @@ export interface ImageManifest {
   config: Descriptor;
   layers: Descriptor[];
   annotations?: Record<string, string>;
+  /** OCI 1.1: what the artifact is, and the manifest it points at (it is a referrer of it). */
+  artifactType?: string;
+  subject?: Descriptor;
 }
 
 export interface ImageIndex {
@@ -78,4 +86,6 @@ export interface ImageIndex {
   mediaType?: string;
   manifests: Descriptor[];
   annotations?: Record<string, string>;
+  artifactType?: string;
+  subject?: Descriptor;
 }

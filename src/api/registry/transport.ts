@@ -2,13 +2,24 @@
 // 401 with a new challenge), bound to the registry's origin so that the HTTP layer never sends it
 // elsewhere, redirects included (decisions §6), and registry error bodies turned into typed errors.
 
+import type { Clock } from '../../clock.js';
 import { AuthError, NetworkError } from '../../errors.js';
 import { MAX_ERROR_BYTES } from '../../http/body.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { type RepositoryName, registryBaseUrl } from '../../ref/reference.js';
+import type { RegistryCredentialLookup } from './auth.js';
 import { RegistryAuth, scopeFor } from './auth.js';
-import type { RegistryClientOptions } from './client.js';
+
+/** What a registry client is made of (client.ts re-exports it). */
+export interface RegistryClientOptions {
+  http: HttpClient;
+  clock: Clock;
+  credentials: RegistryCredentialLookup;
+  /** Hosts named with --plain-http (decisions §1). */
+  plainHttpHosts?: readonly string[];
+  signal?: AbortSignal;
+}
 
 export type Actions = readonly ('pull' | 'push' | 'delete')[];
 

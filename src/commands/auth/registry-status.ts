@@ -13,6 +13,16 @@ export async function checkRegistry(ctx: Context, registry: string): Promise<voi
       hint: `Run "hubctl auth login ${registry}", or set DOCKER_AUTH_CONFIG.`,
     });
   const how = await (await ctx.registry()).checkLogin(registry);
+  const { describeRegistrySettings } = await import('../../config/registry-settings.js');
+  const settings = describeRegistrySettings(
+    registry.toLowerCase(),
+    (await ctx.registrySettings()).get(registry.toLowerCase()),
+    {
+      plainHttp: ctx.globals.plainHttp,
+      caFile: ctx.globals.caFile,
+      mirrorsOff: ctx.env.HUBCTL_REGISTRY_MIRRORS === 'off',
+    },
+  );
   const status = {
     registry,
     username: cred.username,
@@ -20,6 +30,7 @@ export async function checkRegistry(ctx: Context, registry: string): Promise<voi
     kind: cred.identityToken ? 'identity token' : 'password',
     checkedWith: how,
     valid: true,
+    settings: Object.fromEntries(settings.map(([k, value, source]) => [k, { value, source }])),
   };
   if (ctx.output.json) {
     ctx.output.printJson(status);
@@ -34,6 +45,10 @@ export async function checkRegistry(ctx: Context, registry: string): Promise<voi
       how === 'none'
         ? 'the registry asks for no credential'
         : `accepted by the ${how === 'basic' ? 'registry' : 'token service'}`,
+    ],
+    [
+      'Settings',
+      settings.length > 0 ? settings.map(([k, v, from]) => `${k}=${v} (${from})`).join(', ') : 'none',
     ],
   ]);
 }

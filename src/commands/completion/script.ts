@@ -7,7 +7,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   // `hubctl completion <shell>`: the group itself takes the shell, there is no verb.
   group
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-    .action((shell: Shell) => host.run((ctx) => runner(ctx, shell)));
+    .action((shell: Shell) => host.run((ctx) => runner(ctx, shell, host)));
   return examples(group, [
     'hubctl completion bash > /etc/bash_completion.d/hubctl',
     'hubctl completion zsh > ~/.zfunc/_hubctl',
@@ -15,9 +15,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   ]);
 }
 
-export async function run(ctx: Context, shell: Shell): Promise<void> {
-  const { buildProgram } = await import('../../program.js');
+export async function run(ctx: Context, shell: Shell, host: CommandHost): Promise<void> {
   // Every group is loaded here: the script must know the whole tree.
-  const { program } = await buildProgram({ io: ctx.io, env: ctx.env }, [], 'all');
-  ctx.io.stdout.write(generateCompletion(program, shell));
+  if (!host.tree) throw new Error('completion needs the command tree from its host');
+  ctx.io.stdout.write(generateCompletion(await host.tree(), shell));
 }

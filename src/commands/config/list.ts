@@ -13,6 +13,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 export async function run(ctx: Context): Promise<void> {
   const s = await ctx.settings();
   const store = await ctx.config();
+  const registryRows = await registrySettingRows(ctx);
   const rows = {
     profile: s.profile,
     'base-url': s.baseUrl,
@@ -33,6 +34,8 @@ export async function run(ctx: Context): Promise<void> {
       },
       profiles: store.profiles(),
       configFile: store.path,
+      // Only when a registry has settings, as config.json holds them.
+      ...(registryRows.length > 0 ? { registries: registriesJson(registryRows) } : {}),
     });
     return;
   }
@@ -45,6 +48,33 @@ export async function run(ctx: Context): Promise<void> {
       ['org', s.org, s.sources.org],
       ['username', s.username, s.sources.username],
       ['credential-store', s.credentialStore, s.sources.credentialStore],
+      ...registryRows.map((r) => [`registry.${r.host}.${r.setting}`, r.value, r.source]),
     ],
+  );
+}
+
+/** The registry settings in force: the profile's, and the hosts named by --plain-http. */
+async function registrySettingRows(ctx: Context) {
+  const { describeRegistrySettings } = await import('../../config/registry-settings.js');
+  const settings = await ctx.registrySettings();
+  const hosts = [
+    ...new Set([...settings.keys(), ...ctx.globals.plainHttp.map((h) => h.toLowerCase())]),
+  ].sort();
+  return hosts.flatMap((host) =>
+    describeRegistrySettings(host, settings.get(host), {
+      plainHttp: ctx.globals.plainHttp,
+      mirrorsOff: ctx.env.HUBCTL_REGISTRY_MIRRORS === 'off',
+    }).map(([setting, value, source]) => ({ host, setting, value, source })),
+  );
+}
+
+function registriesJson(rows: { host: string; setting: string; value: string; source: string }[]) {
+  return Object.fromEntries(
+    [...new Set(rows.map((r) => r.host))].map((host) => [
+      host,
+      Object.fromEntries(
+        rows.filter((r) => r.host === host).map((r) => [r.setting, { value: r.value, source: r.source }]),
+      ),
+    ]),
   );
 }

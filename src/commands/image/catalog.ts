@@ -46,10 +46,7 @@ export async function run(ctx: Context, opts: CatalogOptions): Promise<void> {
     }
     repositories.push(name);
   }
-  if (ctx.output.json) {
-    ctx.output.printJson({ registry: opts.registry, repositories, truncated });
-    return;
-  }
-  for (const r of repositories) ctx.output.line(r);
-  if (truncated) ctx.output.info(`Stopped at ${opts.limit} repositories (--limit); there are more.`);
+  if (ctx.output.json) ctx.output.printList(repositories);
+  else for (const r of repositories) ctx.output.line(r);
+  if (truncated) ctx.output.hint(`Stopped at ${opts.limit} repositories (--limit); there are more.`);
 }

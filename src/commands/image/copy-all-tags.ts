@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { copyAllTags, MAX_TAGS } from '../../image/all-tags.js';
-import type { CopyOptions } from './copy.js';
+import type { CopyOptions } from './copy-options.js';
 import { placeDeps, platformChoice } from './shared.js';
 
 /** Tags copied at once; each moves up to --concurrency blobs. */
@@ -31,6 +31,7 @@ export async function runAllTags(ctx: Context, opts: CopyOptions): Promise<numbe
     platforms: platformChoice(ctx, opts.platform, opts.platform === undefined),
     tagConcurrency: TAGS_AT_ONCE,
     blobConcurrency: opts.concurrency,
+    referrers: opts.referrers,
     progress,
     onTag: (o) =>
       ctx.output.info(

@@ -5,24 +5,18 @@ import { parsePlatform } from '../../image/platform.js';
 import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import { runAllTags } from './copy-all-tags.js';
-import { concurrencyOption, runTransfer } from './shared.js';
+import type { CopyOptions } from './copy-options.js';
 
-export interface CopyOptions {
-  src: PlaceRef;
-  dst: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  keepDigests: boolean;
-  /** Every tag of the source repository (both places are registry repositories). */
-  allTags?: boolean;
-}
+export type { CopyOptions };
+
+import { concurrencyOption, runTransfer } from './shared.js';
 
 export interface CopyFlags {
   platform?: string;
   allPlatforms?: boolean;
   concurrency: number;
   keepDigests?: boolean;
+  referrers?: boolean;
 }
 
 /** The flags every transfer verb shares. */
@@ -37,7 +31,16 @@ export function transferOptions(cmd: Command): Command {
       '--keep-digests',
       'keep docker manifests as they are in oci: places (skopeo and podman cannot read them)',
     )
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4);
+    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
+    .option(
+      '--referrers',
+      'carry what points at the image (signatures, SBOMs, attestations), recursively; digests kept',
+    );
+}
+
+/** `{ concurrencyDefault: true }` when --concurrency was not given (a registry setting may apply). */
+export function concurrencyDefaulted(cmd: Command): { concurrencyDefault?: true } {
+  return cmd.getOptionValueSource('concurrency') === 'default' ? { concurrencyDefault: true } : {};
 }
 
 export function checkFlags(o: CopyFlags): void {
@@ -55,7 +58,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .argument('<dst>', 'where it goes (same forms)'),
   )
     .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
-    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }) => {
+    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }, self: Command) => {
       checkFlags(o);
       const allTags = Boolean(o.allTags);
       const opts: CopyOptions = {
@@ -66,6 +69,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         allPlatforms: Boolean(o.allPlatforms),
         concurrency: o.concurrency,
         keepDigests: Boolean(o.keepDigests),
+        referrers: Boolean(o.referrers),
+        ...concurrencyDefaulted(self),
       };
       return host.run((ctx) => runner(ctx, opts));
     });
@@ -76,6 +81,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image copy docker://localhost:5000/app:1 docker-archive:app.tar:app:1',
     'hubctl image copy --all-tags registry.example.com/team/app localhost:5000/mirror/app --json',
     'hubctl image copy docker-daemon:app:1 oci:./out:1',
+    'hubctl image copy --referrers registry.example.com/base/node:22 localhost:5000/base/node:22',
   ]);
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandHost } from '../host.js';
+import * as attach from './attach.js';
 import * as catalog from './catalog.js';
 import * as copy from './copy.js';
 import * as del from './delete.js';
@@ -8,6 +9,9 @@ import * as inspect from './inspect.js';
 import * as list from './list.js';
 import * as pull from './pull.js';
 import * as push from './push.js';
+import * as ratelimit from './ratelimit.js';
+import * as referrers from './referrers.js';
+import * as sync from './sync.js';
 import * as tags from './tags.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -20,4 +24,8 @@ export function register(group: Command, host: CommandHost): void {
   push.register(group, host);
   copy.register(group, host);
   del.register(group, host);
+  referrers.register(group, host);
+  attach.register(group, host);
+  sync.register(group, host);
+  ratelimit.register(group, host);
 }

@@ -43,7 +43,7 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
     size: i.Size ?? null,
   }));
   if (ctx.output.json) {
-    ctx.output.printJson(rows);
+    ctx.output.printList(rows);
     return;
   }
   await ctx.output.table(

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
 
 export interface PullOptions {
@@ -14,6 +14,8 @@ export interface PullOptions {
   allPlatforms: boolean;
   concurrency: number;
   keepDigests: boolean;
+  referrers?: boolean;
+  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -26,7 +28,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         '<dest>',
         'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
       ),
-  ).action((ref: string, dest: string, o: CopyFlags) => {
+  ).action((ref: string, dest: string, o: CopyFlags, self: Command) => {
     checkFlags(o);
     const place = parsePlace(dest);
     if (place.transport === 'registry')
@@ -44,6 +46,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       allPlatforms: Boolean(o.allPlatforms),
       concurrency: o.concurrency,
       keepDigests: Boolean(o.keepDigests),
+      referrers: Boolean(o.referrers),
+      ...concurrencyDefaulted(self),
     };
     return host.run((ctx) => runner(ctx, opts));
   });
@@ -52,6 +56,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl image pull localhost:5000/team/app:1 docker-archive:app.tar --platform linux/arm64',
     'hubctl image pull localhost:5000/team/app:1 oci-archive:app.tar --all-platforms',
     'hubctl image pull localhost:5000/team/app:1 docker-daemon:app:1',
+    'hubctl image pull --referrers localhost:5000/team/app:1 oci:./app:1',
   ]);
 }
 

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, transferOptions } from './copy.js';
+import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
 
 export interface PushOptions {
@@ -13,6 +13,8 @@ export interface PushOptions {
   platform?: string;
   allPlatforms: boolean;
   concurrency: number;
+  referrers?: boolean;
+  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -25,7 +27,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
         'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
       )
       .argument('<ref>', 'destination image reference'),
-  ).action((src: string, ref: string, o: CopyFlags) => {
+  ).action((src: string, ref: string, o: CopyFlags, self: Command) => {
     checkFlags(o);
     const place = parsePlace(src);
     if (place.transport === 'registry')
@@ -39,6 +41,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       // A push sends what the layout holds, every platform, unless one is asked for.
       allPlatforms: o.platform === undefined,
       concurrency: o.concurrency,
+      ...(o.referrers ? { referrers: true } : {}),
+      ...concurrencyDefaulted(self),
     };
     return host.run((ctx) => runner(ctx, opts));
   });

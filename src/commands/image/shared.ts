@@ -57,7 +57,31 @@ export function placeDeps(ctx: Context): PlaceDeps {
     ...uploadSizes(ctx),
     note: note(ctx),
     notice: (line) => ctx.output.info(line),
+    // HUBCTL_REGISTRY_MIRRORS=off reads from the registries themselves.
+    mirrorFor: async (registry) =>
+      ctx.env.HUBCTL_REGISTRY_MIRRORS === 'off'
+        ? undefined
+        : (await ctx.registrySettings()).get(registry.toLowerCase())?.mirror?.host,
   };
+}
+
+/**
+ * Blobs at once for a transfer between these places: --concurrency when given, else the smallest
+ * `registry.HOST.concurrency` of the registries involved, else `fallback`.
+ */
+export async function concurrencyFor(
+  ctx: Context,
+  places: readonly PlaceRef[],
+  given: number | undefined,
+  fallback = 4,
+): Promise<number> {
+  if (given !== undefined) return given;
+  const settings = await ctx.registrySettings();
+  const limits = places
+    .filter((p) => p.transport === 'registry')
+    .map((p) => settings.get(p.ref.registry.toLowerCase())?.concurrency)
+    .filter((n): n is number => n !== undefined);
+  return limits.length > 0 ? Math.min(...limits) : fallback;
 }
 
 /** `--all-platforms`, `--platform P`, or this machine's (HUBCTL_PLATFORM in tests). */
@@ -72,7 +96,11 @@ export interface TransferRequest {
   platform?: string;
   allPlatforms: boolean;
   concurrency: number;
+  /** --concurrency was not given: a registry's `concurrency` setting may replace it. */
+  concurrencyDefault?: boolean;
   keepDigests?: boolean;
+  /** Carry the referrers along (--referrers). */
+  referrers?: boolean;
   /** Which place the result names (a pull names its source, as docker pull does). */
   names?: 'source' | 'destination';
 }
@@ -92,9 +120,16 @@ export async function runTransfer(ctx: Context, verb: string, req: TransferReque
     result = await transfer(source, destination, {
       platforms,
       progress,
-      concurrency: req.concurrency,
+      concurrency: await concurrencyFor(
+        ctx,
+        [req.src, req.dst],
+        req.concurrencyDefault ? undefined : req.concurrency,
+        req.concurrency,
+      ),
       keepDigests: req.keepDigests,
       notice: (line) => ctx.output.info(line),
+      referrers: req.referrers,
+      note: note(ctx),
     });
   } finally {
     progress.stop();
@@ -111,10 +146,20 @@ export function note(ctx: Context): (line: string) => void {
 /** The result of pull, push and copy: JSON, or `reference@digest` on stdout and a summary on stderr. */
 export function printTransfer(ctx: Context, verb: string, result: TransferResult): void {
   if (ctx.output.json) {
-    const { reference, digest, blobs, convertedFrom } = result;
-    ctx.output.printJson({ reference, digest, blobs, ...(convertedFrom ? { convertedFrom } : {}) });
+    const { reference, digest, blobs, convertedFrom, referrers } = result;
+    ctx.output.printJson({
+      reference,
+      digest,
+      blobs,
+      ...(convertedFrom ? { convertedFrom } : {}),
+      ...(referrers ? { referrers } : {}),
+    });
     return;
   }
+  if (result.referrers)
+    ctx.output.info(
+      `Carried ${result.referrers.length} referrer${result.referrers.length === 1 ? '' : 's'} (signatures, SBOMs) with their digests.`,
+    );
   if (result.convertedFrom)
     ctx.output.info(
       `Converted to OCI media types for ${result.reference}: the digest is ${result.digest}, not ${result.convertedFrom} (--keep-digests keeps the docker manifest).`,

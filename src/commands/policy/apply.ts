@@ -10,6 +10,7 @@ import { type AuthoredRule, type Plan, phasesOf, planChanges, type Step } from '
 import { runPool } from '../../pool.js';
 import { type CommandHost, collectRepeat, examples, positiveInt } from '../host.js';
 import { fetchLive, readAuthored, resolveScopes, shown } from './as-code.js';
+import { refuseUnsendableCedar } from './cedar-check.js';
 import { planJson, showPlan, stepSummary } from './plan-view.js';
 import { notePropagation } from './present.js';
 import { confirmFirst } from './resolve.js';
@@ -120,7 +121,10 @@ function deletions(plan: Plan): Step[] {
 }
 
 export async function run(ctx: Context, opts: ApplyOptions): Promise<number> {
-  const files = await readAuthored(opts.files);
+  const texts = new Map<string, string>();
+  const files = await readAuthored(opts.files, texts);
+  // Cedar texts the service would refuse, or that fail the MCP schema: exit 2, nothing sent
+  await refuseUnsendableCedar(files, texts);
   const client = await ctx.governance();
   const authored = await resolveScopes(ctx, files);
   const plan = planChanges(authored, await fetchLive(client, opts.concurrency), { prune: opts.prune });

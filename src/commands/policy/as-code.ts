@@ -23,7 +23,7 @@ export const MAX_INPUT_BYTES = 400 * 1024;
 const POLICY_FILE = /\.(ya?ml|json)$/i;
 
 /** The policy files named: files as given, directories' *.yaml, *.yml and *.json (sorted, not recursive). */
-async function policyFiles(paths: readonly string[]): Promise<string[]> {
+export async function policyFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     let isDir: boolean;
@@ -47,13 +47,17 @@ async function policyFiles(paths: readonly string[]): Promise<string[]> {
 }
 
 /** Reads and checks every authored policy; nothing is sent before this succeeds. */
-export async function readAuthored(paths: readonly string[]): Promise<AuthoredPolicy[]> {
+export async function readAuthored(
+  paths: readonly string[],
+  texts?: Map<string, string>,
+): Promise<AuthoredPolicy[]> {
   if (paths.length === 0) throw new UsageError('name the policy files with -f FILE|DIR');
   const files = await policyFiles(paths);
   let total = 0;
   const out: AuthoredPolicy[] = [];
   for (const f of files) {
     const text = readPolicyText(f, MAX_INPUT_BYTES);
+    texts?.set(f, text);
     total += Buffer.byteLength(text);
     if (total > MAX_INPUT_BYTES) {
       throw new ValidationError(

@@ -1,11 +1,13 @@
 // `hubctl policy eval`: would this request be allowed, and by which rule? Offline with --file; live
 // with --policy or --team. `--batch` reads requests from stdin, one a line, and writes one JSON
 // decision a line. Exit 0 allowed, 3 denied, 2 bad input (with --batch: any line not decided).
+// MCP requests (`mcp:*`) are decided by the cedar_v1 policies, in eval-mcp.ts, loaded only for them.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
   assertDecidable,
+  type BatchOptions,
   BatchProcessor,
   type CompiledPolicySet,
   compilePolicies,
@@ -14,15 +16,10 @@ import {
 } from '../../policy/index.js';
 import { type CommandHost, examples } from '../host.js';
 import { addOptions, type OptionSpec } from '../option-table.js';
-import { loadPolicies, type PolicySources } from './sources.js';
+import type { EvalOptions } from './eval-options.js';
+import { loadPolicies, type PolicyTexts } from './sources.js';
 
-export interface EvalOptions extends PolicySources {
-  action?: string;
-  destination?: string;
-  explain: boolean;
-  batch: boolean;
-  failOnDeny: boolean;
-}
+export type { EvalOptions };
 
 export interface RawOptions {
   file?: string[];
@@ -31,6 +28,9 @@ export interface RawOptions {
   explain?: boolean;
   batch?: boolean;
   failOnDeny?: boolean;
+  attr?: string[];
+  args?: string;
+  server?: string;
 }
 
 /** The options of `policy eval`, read by commander and by the fast path of src/cli.ts alike. */
@@ -52,6 +52,20 @@ export const EVAL_OPTIONS: readonly OptionSpec[] = [
     description:
       'with --batch: exit 3 when any request was denied (a line that cannot be decided always exits 2)',
   },
+  {
+    flags: '--attr <key=value>',
+    description:
+      'mcp:*: an attribute of the resource (repeatable): readOnly=true, type=local-stdio, args=\'["-v"]\'',
+    repeat: true,
+  },
+  {
+    flags: '--args <json>',
+    description: "mcp:invokeTool: the call's arguments, a JSON object (context.args)",
+  },
+  {
+    flags: '--server <name>',
+    description: 'mcp:readResource, mcp:getPrompt: the server of the resource or prompt',
+  },
 ];
 
 /** The checks of the command line, after parsing: shared by commander's action and the fast path. */
@@ -70,6 +84,9 @@ export function evalOptions(
     explain: Boolean(raw.explain),
     batch: Boolean(raw.batch),
     failOnDeny: Boolean(raw.failOnDeny),
+    attrs: raw.attr,
+    args: raw.args,
+    server: raw.server,
   };
   if (opts.batch && action !== undefined) {
     throw new UsageError('--batch reads requests from stdin: give no action or destination');
@@ -80,6 +97,16 @@ export function evalOptions(
     );
   }
   if (opts.failOnDeny && !opts.batch) throw new UsageError('--fail-on-deny applies to --batch');
+  if (
+    (raw.attr !== undefined || raw.args !== undefined || raw.server !== undefined) &&
+    !action?.startsWith('mcp:')
+  ) {
+    throw new UsageError(
+      opts.batch
+        ? '--attr, --args and --server describe one MCP request; in a batch each line carries its own attrs, args and server'
+        : '--attr, --args and --server apply to MCP requests (mcp:invokeTool …)',
+    );
+  }
   // Nothing named: every policy that applies in the organization.
   opts.live = opts.files.length === 0 && opts.policies.length === 0;
   return opts;
@@ -91,10 +118,13 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .description(
       'Decide whether a request would be allowed, and by which rule: offline with --file, else the policies of --org',
     )
-    .argument('[action]', 'connect:tcp, connect:udp, read, write, or an HTTP method (request:get …)')
+    .argument(
+      '[action]',
+      'connect:tcp, connect:udp, read, write, an HTTP method (request:get …), or an MCP action (mcp:invokeTool …)',
+    )
     .argument(
       '[destination]',
-      'host, host:port, [v6]:port, URL, or a path (/… or ~/…); for request:* an http(s) URL',
+      'host, host:port, [v6]:port, URL, or a path (/… or ~/…); for request:* an http(s) URL; for mcp:* SERVER/TOOL, a server, a primordial, a URI or a prompt',
     );
   addOptions(cmd, EVAL_OPTIONS).action(
     (action: string | undefined, destination: string | undefined, raw: RawOptions) => {
@@ -109,16 +139,38 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     'hubctl policy eval connect:tcp 169.254.169.254:80 --policy egress --json',
     'hubctl --org acme policy eval connect:tcp registry.npmjs.org --team developers',
     'hubctl policy eval --batch -f policy.yaml --fail-on-deny < requests.ndjson > decisions.ndjson',
+    'hubctl policy eval mcp:invokeTool notion/search -f mcp.cedar --explain',
+    'hubctl policy eval mcp:invokeTool stripe/refund --args \'{"amount": 500}\' -f mcp.yaml --json',
+    'hubctl policy eval mcp:register notion --attr type=remote-dcr --attr requiresOAuth=true --policy mcp',
+    'hubctl policy eval mcp:readResource file:///docs/a.md --server fs -f mcp.cedar',
   ]);
 }
 
 export async function run(ctx: Context, opts: EvalOptions): Promise<number> {
-  const policies = await loadPolicies(ctx, opts);
+  if (!opts.batch && opts.action!.startsWith('mcp:'))
+    return (await import('./eval-mcp.js')).runMcp(ctx, opts);
+  const texts: PolicyTexts | undefined = opts.batch ? new Map() : undefined;
+  const all = await loadPolicies(ctx, opts, texts);
+  // Cedar policies govern MCP requests only: a network or filesystem request is not theirs to decide.
+  const policies = all.filter((p) => p.type !== 'cedar_v1');
+  if (policies.length === 0 && all.length > 0 && !opts.batch) {
+    throw new UsageError(
+      `the policies given are cedar_v1 (MCP) policies: they decide mcp:* requests, not ${opts.action}`,
+    );
+  }
   // `~` in rules is this user's home here, so a path the shell expanded still matches `~/…` rules.
   const set = compilePolicies(policies, { home: ctx.env.HOME });
   // fail closed: a rule or policy hubctl cannot evaluate could decide any request
   assertDecidable(set);
-  if (opts.batch) return runBatch(ctx, set, opts);
+  if (opts.batch) {
+    // Its lines are written as they are decided, not as one document: a jq of its own reads them.
+    if (ctx.globals.jq !== undefined) {
+      throw new UsageError('--jq does not apply to --batch: pipe its lines to `jq -c` instead');
+    }
+    const { mcpLineDecider } = await import('./eval-mcp.js');
+    const mcp = await mcpLineDecider(ctx, all, texts!);
+    return runBatch(ctx, set, opts, mcp);
+  }
   const result = evaluate(set, opts.action!, opts.destination!, { explain: opts.explain });
   await show(ctx, result);
   return result.decision === 'allow' ? ExitCode.OK : ExitCode.DENIED;
@@ -153,8 +205,13 @@ async function write(out: Writable, chunk: string | Uint8Array): Promise<void> {
   }
 }
 
-async function runBatch(ctx: Context, set: CompiledPolicySet, opts: EvalOptions): Promise<number> {
-  const batch = new BatchProcessor(set, { explain: opts.explain });
+async function runBatch(
+  ctx: Context,
+  set: CompiledPolicySet,
+  opts: EvalOptions,
+  mcp: BatchOptions['mcp'],
+): Promise<number> {
+  const batch = new BatchProcessor(set, { explain: opts.explain, mcp });
   const out = ctx.io.stdout as Writable;
   // A Node stream takes the output bytes as they are; a sink of strings gets them decoded.
   const bytesOut = typeof out.writableHighWaterMark === 'number';

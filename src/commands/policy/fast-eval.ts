@@ -3,7 +3,7 @@
 // commander is given (src/commands/option-table.ts), and only when every word of it is one this
 // reading is sure of; anything else (help, `--`, `-abc`, an unknown option, a misplaced word)
 // returns undefined and goes to commander, which reads it and names any error.
-import { type ContextDeps, createContext } from '../../context.js';
+import { type ContextDeps, openContext } from '../../context.js';
 import { GLOBAL_OPTIONS, globalsFrom } from '../../global-options.js';
 import { type FlatArgv, readFlatArgv } from '../option-table.js';
 import { EVAL_OPTIONS, evalOptions, type RawOptions, run } from './eval.js';
@@ -13,7 +13,7 @@ export async function fastEval(argv: readonly string[], deps: ContextDeps): Prom
   const parsed = readEvalArgv(argv);
   if (!parsed) return undefined;
   const opts = evalOptions(parsed.words[0], parsed.words[1], parsed.options as RawOptions);
-  return run(createContext(deps, globalsFrom(parsed.options)), opts);
+  return run(await openContext(deps, globalsFrom(parsed.options)), opts);
 }
 
 /**

@@ -9,7 +9,10 @@ import * as exportPolicies from './export.js';
 import * as get from './get.js';
 import * as lint from './lint.js';
 import * as list from './list.js';
+import * as replay from './replay.js';
 import * as schema from './schema.js';
+import * as suggest from './suggest.js';
+import * as test from './test.js';
 import * as update from './update.js';
 
 export function register(group: Command, host: CommandHost): void {
@@ -24,4 +27,7 @@ export function register(group: Command, host: CommandHost): void {
   diff.register(group, host);
   apply.register(group, host);
   schema.register(group, host);
+  test.register(group, host);
+  replay.register(group, host);
+  suggest.register(group, host);
 }

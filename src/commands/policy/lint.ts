@@ -1,12 +1,14 @@
 // `hubctl policy lint`: warnings about rules that bite (decisions §4 traps), over files or live
-// policies evaluated together. Exit 0 clean, 1 warnings, 2 invalid.
+// policies evaluated together; Cedar (cedar_v1) policies too, with their lines (the Cedar engine
+// loads only when there is one). Exit 0 clean, 1 warnings, 2 invalid.
 import type { Command } from 'commander';
 import { isTeamUuid } from '../../api/teams.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { lintPolicies, type PolicyDoc } from '../../policy/index.js';
+import { lintCedar, lintPolicies, loadCedar, type PolicyDoc } from '../../policy/index.js';
 import { type CommandHost, collectRepeat, examples } from '../host.js';
-import { loadPolicies } from './sources.js';
+import { cedarSources } from './cedar-sources.js';
+import { loadPolicies, type PolicyTexts } from './sources.js';
 
 export interface LintOptions {
   files: string[];
@@ -19,7 +21,11 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
     .command('lint')
     .description('Warn about rules that do not do what they seem to (exit 1 on warnings)')
     .argument('[policy...]', 'live policies, by id (pol_…) or name')
-    .option('-f, --file <path>', 'policy file, YAML or JSON (repeatable)', collectRepeat)
+    .option(
+      '-f, --file <path>',
+      'policy file, YAML or JSON, or a Cedar text (.cedar) (repeatable)',
+      collectRepeat,
+    )
     .action((policies: string[], raw: { file?: string[] }) => {
       const opts: LintOptions = { files: raw.file ?? [], policies };
       if (opts.files.length === 0 && opts.policies.length === 0) {
@@ -27,18 +33,31 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       }
       return host.run((ctx) => runner(ctx, opts));
     });
-  return examples(cmd, ['hubctl policy lint -f examples/network.yaml', 'hubctl policy lint egress --json']);
+  return examples(cmd, [
+    'hubctl policy lint -f examples/network.yaml',
+    'hubctl policy lint egress --json',
+    'hubctl policy lint -f mcp.cedar',
+  ]);
 }
 
 export async function run(ctx: Context, opts: LintOptions): Promise<number> {
-  const policies = await loadPolicies(ctx, {
-    files: opts.files,
-    policies: opts.policies,
-    teams: [],
-    live: false,
-  });
+  const texts: PolicyTexts = new Map();
+  const policies = await loadPolicies(
+    ctx,
+    {
+      files: opts.files,
+      policies: opts.policies,
+      teams: [],
+      live: false,
+    },
+    texts,
+  );
   // rules and policies hubctl cannot evaluate are warnings too (NOT_EVALUATED)
-  const warnings: { code: string; message: string; policy?: string }[] = lintPolicies(policies);
+  const warnings: { code: string; message: string; policy?: string }[] = lintPolicies(
+    policies.filter((p) => p.type !== 'cedar_v1'),
+  );
+  const cedar = cedarSources(policies, texts);
+  if (cedar.length > 0) warnings.push(...lintCedar(await loadCedar(), cedar));
   warnings.push(...(await checkTeamNames(ctx, policies)));
   if (ctx.output.json) {
     ctx.output.printJson({ warnings });

@@ -17,7 +17,7 @@ export async function run(ctx: Context): Promise<void> {
   const client = await ctx.governance();
   const summaries = await client.allPolicies();
   if (ctx.output.json) {
-    ctx.output.printJson(summaries);
+    ctx.output.printList(summaries);
     return;
   }
   if (summaries.length === 0) {

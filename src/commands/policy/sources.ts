@@ -69,14 +69,36 @@ function cannotRead(path: string, err: unknown): UsageError {
   return new UsageError(`cannot read policy file ${path}: ${why}`);
 }
 
-export async function readPolicyFile(path: string): Promise<PolicyDoc[]> {
-  return parsePolicyDocument(readPolicyText(path), path);
+/** The texts of policy files as read, by file name (where a Cedar text stands in its file). */
+export type { PolicyTexts } from './cedar-sources.js';
+
+import type { PolicyTexts } from './cedar-sources.js';
+
+/**
+ * A policy file: YAML or JSON, or a raw Cedar text (`.cedar`: one cedar_v1 policy named after the
+ * file, for the MCP schema).
+ */
+export async function readPolicyFile(path: string, texts?: PolicyTexts): Promise<PolicyDoc[]> {
+  const text = readPolicyText(path);
+  texts?.set(path, text);
+  if (/\.cedar$/i.test(path)) {
+    if (text.length > MAX_POLICY_FILE_BYTES) {
+      throw new UsageError(`${path} is larger than ${MAX_POLICY_FILE_BYTES / 1024 / 1024} MiB`);
+    }
+    // loaded only for Cedar: the policy engine's Cedar part stays out of `policy eval`'s start-up
+    return [(await import('./cedar-sources.js')).rawCedarDoc(path, text)];
+  }
+  return parsePolicyDocument(text, path);
 }
 
-/** Loads every named source, files first, in the order given. */
-export async function loadPolicies(ctx: Context, src: PolicySources): Promise<PolicyDoc[]> {
+/** Loads every named source, files first, in the order given (file texts into `texts`, if given). */
+export async function loadPolicies(
+  ctx: Context,
+  src: PolicySources,
+  texts?: PolicyTexts,
+): Promise<PolicyDoc[]> {
   const out: PolicyDoc[] = [];
-  for (const f of src.files) out.push(...(await readPolicyFile(f)));
+  for (const f of src.files) out.push(...(await readPolicyFile(f, texts)));
   if (src.policies.length === 0 && src.teams.length === 0 && !src.live) return out;
 
   const client = await ctx.governance();
@@ -84,9 +106,9 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
   for (const ref of src.policies) {
     const { policy } = await fetchPolicy(client, ref);
     const type = policyType(policy);
-    if (type !== 'allowlist_v0') {
+    if (type !== 'allowlist_v0' && type !== 'cedar_v1') {
       throw new ValidationError(
-        `policy "${policy.name}" (${policy.id}) is a ${type} policy; hubctl evaluates allowlist_v0 policies only`,
+        `policy "${policy.name}" (${policy.id}) is a ${type} policy; hubctl evaluates allowlist_v0 and cedar_v1 policies only`,
       );
     }
     out.push(policyDocFromApi(policy, `policy ${policy.id}`));
@@ -96,7 +118,7 @@ export async function loadPolicies(ctx: Context, src: PolicySources): Promise<Po
     const summaries = applicablePolicies(await client.allPolicies(), teams);
     for (const s of summaries) {
       const type = policyType(s);
-      if (type !== 'allowlist_v0') {
+      if (type !== 'allowlist_v0' && type !== 'cedar_v1') {
         out.push({
           id: s.id,
           name: s.name,

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import type { UpdatePolicyBody } from '../../api/governance.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { CedarV1 } from '../../policy/index.js';
 import { type CommandHost, collectList, examples } from '../host.js';
+import { refuseUnsendableCedar } from './cedar-check.js';
+import { readCedarOption } from './create.js';
 import { notePropagation, scopeDetail, showPolicyFields, teamNamesFor } from './present.js';
 import { checkPolicyName, checkTeams, resolvePolicy } from './resolve.js';
 
@@ -13,6 +16,9 @@ export interface UpdateOptions {
   name?: string;
   /** New team list (names or UUIDs); `[]` makes the policy org-wide. Absent: scope unchanged. */
   teams?: string[];
+  /** A Cedar policy's new text: the file it is read from, and its schema URL. */
+  cedarFile?: string;
+  schemaUrl?: string;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -27,31 +33,55 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       collectList,
     )
     .option('--org-wide', 'apply to the whole organization (clears the team list)')
-    .action((policy: string, o: { name?: string; team?: string[]; orgWide?: boolean }) => {
-      if (o.team !== undefined && o.orgWide) {
-        throw new UsageError('--team and --org-wide cannot be used together');
-      }
-      if (o.name === undefined && o.team === undefined && !o.orgWide) {
-        throw new UsageError('nothing to change: give --name, --team or --org-wide');
-      }
-      const opts: UpdateOptions = { policy };
-      if (o.name !== undefined) opts.name = checkPolicyName(o.name, '--name');
-      if (o.team !== undefined) {
-        opts.teams = checkTeams(o.team);
-        if (opts.teams.length === 0)
-          throw new UsageError('--team needs a team name or UUID (or use --org-wide)');
-      }
-      if (o.orgWide) opts.teams = [];
-      return host.run((ctx) => runner(ctx, opts));
-    });
+    .option(
+      '--cedar <file>',
+      "a Cedar (cedar_v1) policy's new text, from this file, checked before it is sent",
+    )
+    .option('--schema-url <url>', 'with --cedar: the schema it is written against (default: the MCP schema)')
+    .action(
+      (
+        policy: string,
+        o: { name?: string; team?: string[]; orgWide?: boolean; cedar?: string; schemaUrl?: string },
+      ) => {
+        if (o.team !== undefined && o.orgWide) {
+          throw new UsageError('--team and --org-wide cannot be used together');
+        }
+        if (o.name === undefined && o.team === undefined && !o.orgWide && o.cedar === undefined) {
+          throw new UsageError('nothing to change: give --name, --team, --org-wide or --cedar');
+        }
+        if (o.schemaUrl !== undefined && o.cedar === undefined)
+          throw new UsageError('--schema-url goes with --cedar');
+        const opts: UpdateOptions = { policy };
+        if (o.name !== undefined) opts.name = checkPolicyName(o.name, '--name');
+        if (o.team !== undefined) {
+          opts.teams = checkTeams(o.team);
+          if (opts.teams.length === 0)
+            throw new UsageError('--team needs a team name or UUID (or use --org-wide)');
+        }
+        if (o.orgWide) opts.teams = [];
+        if (o.cedar !== undefined) opts.cedarFile = o.cedar;
+        if (o.schemaUrl !== undefined) opts.schemaUrl = o.schemaUrl;
+        return host.run((ctx) => runner(ctx, opts));
+      },
+    );
   return examples(cmd, [
     'hubctl policy update egress --name egress-prod',
     'hubctl policy update egress --team developers --team ops',
     'hubctl policy update pol_3f2b8c1e --org-wide --json',
+    'hubctl policy update mcp-tools --cedar mcp.cedar',
   ]);
 }
 
 export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
+  let cedar: CedarV1 | undefined;
+  if (opts.cedarFile !== undefined) {
+    const read = readCedarOption(opts.cedarFile, opts.schemaUrl);
+    cedar = read.cedar;
+    await refuseUnsendableCedar(
+      [{ name: opts.name ?? opts.policy, source: opts.cedarFile, cedar_v1: cedar }],
+      new Map([[opts.cedarFile, read.text]]),
+    );
+  }
   const client = await ctx.governance();
   // Names resolve before anything is written: an unknown team changes nothing.
   const teams = opts.teams?.length ? await (await ctx.teams()).resolve(opts.teams) : opts.teams;
@@ -59,6 +89,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   const body: UpdatePolicyBody = {};
   if (opts.name !== undefined) body.name = opts.name;
   if (teams !== undefined) body.scope = { teams };
+  if (cedar !== undefined) body.cedar_v1 = cedar;
   const result = await client.updatePolicy(id, body);
   if (ctx.output.json) {
     ctx.output.printJson(result);
@@ -73,6 +104,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<void> {
   const after = scopeDetail(result.new.scope, names);
   if (opts.teams !== undefined)
     changes.push(before === after ? `scope ${after}` : `scope ${before} → ${after}`);
+  if (cedar !== undefined) changes.push('Cedar text replaced');
   ctx.output.info(
     `Updated policy "${result.new.name}" (${result.new.id})${changes.length ? `: ${changes.join('; ')}` : ''}.`,
   );

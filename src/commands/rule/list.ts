@@ -25,7 +25,7 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const rules = rulesOf(policy);
   if (ctx.output.json) {
     // There is no list operation for rules: this is the policy's allowlist_v0.rules as returned.
-    ctx.output.printJson(rules);
+    ctx.output.printList(rules);
     return;
   }
   if (rules.length === 0) {

@@ -21,7 +21,7 @@ export async function run(ctx: Context): Promise<void> {
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   if (ctx.output.json) {
-    ctx.output.printJson(teams);
+    ctx.output.printList(teams);
     return;
   }
   if (teams.length === 0) {

@@ -52,22 +52,23 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const now = ctx.clock.now();
   if (opts.expiringMs !== undefined) {
     tokens = expiringWithin(await collect(client.listAll(100)), now, opts.expiringMs);
-    if (ctx.output.json) return ctx.output.printJson(tokens);
+    if (ctx.output.json) return ctx.output.printList(tokens);
     if (tokens.length === 0) {
       ctx.output.info('No access token expires within that time.');
       return;
     }
   } else if (opts.all) {
     tokens = await collect(client.listAll(opts.pageSize === 10 ? 100 : opts.pageSize));
-    if (ctx.output.json) return ctx.output.printJson(tokens);
+    if (ctx.output.json) return ctx.output.printList(tokens);
   } else {
     const page = await client.listPage(opts.page, opts.pageSize);
-    if (ctx.output.json) return ctx.output.printJson(page);
     tokens = page.results;
+    // One page is an array like every page: the paging is said on stderr.
     if (page.next)
-      ctx.output.info(
+      ctx.output.hint(
         `Page ${opts.page} of ${Math.ceil(page.count / opts.pageSize)}; --page ${opts.page + 1} for more, or --all.`,
       );
+    if (ctx.output.json) return ctx.output.printList(tokens);
   }
   if (tokens.length === 0) {
     ctx.output.info(

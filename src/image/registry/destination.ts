@@ -6,10 +6,18 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
-import type { Descriptor } from '../../api/registry/media-types.js';
-import { IntegrityError, NetworkError } from '../../errors.js';
+import { type Descriptor, OCI_INDEX } from '../../api/registry/media-types.js';
+import { IntegrityError, NetworkError, NotFoundError, ValidationError } from '../../errors.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import { formatReference, type ImageReference } from '../../ref/reference.js';
+import {
+  fallbackTag,
+  indexBytes,
+  type ReferrersVia,
+  referrerDescriptor,
+  subjectOf,
+  withReferrer,
+} from '../referrers.js';
 import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
 import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
 import { cancelOpenUploads, type OpenUpload, pushBlob } from '../upload.js';
@@ -34,6 +42,8 @@ export class RegistryDestination implements ImageDestination {
   private readonly written: string[] = [];
   /** Blobs uploaded while their source made them (streamBlob). */
   private readonly streamed = new Set<string>();
+  /** The last fallback tag update of each subject. */
+  private readonly fallbackWrites = new Map<string, Promise<void>>();
 
   constructor(
     private readonly client: RegistryClient,
@@ -112,6 +122,39 @@ export class RegistryDestination implements ImageDestination {
   async putManifest(m: StoredManifest, top: boolean): Promise<string> {
     const reference = top ? (this.ref.tag ?? this.ref.digest ?? m.digest) : m.digest;
     return this.client.putManifest(this.ref, reference, m.bytes, m.mediaType);
+  }
+
+  async putReferrer(m: StoredManifest): Promise<ReferrersVia> {
+    const pushed = await this.client.pushManifest(this.ref, m.digest, m.bytes, m.mediaType);
+    if (pushed.subjectIndexed) return 'api';
+    const subject = subjectOf(m);
+    if (!subject) return 'api';
+    // Referrers of one subject written by this run update its fallback tag one after the other.
+    const before = this.fallbackWrites.get(subject) ?? Promise.resolve();
+    const write = before.then(() => this.addToFallbackTag(subject, referrerDescriptor(m)));
+    this.fallbackWrites.set(
+      subject,
+      write.catch(() => undefined),
+    );
+    await write;
+    return 'tag';
+  }
+
+  /** Read-modify-write of the fallback tag's index (a concurrent writer may win: see README). */
+  private async addToFallbackTag(subject: string, d: Descriptor): Promise<void> {
+    const tag = fallbackTag(subject);
+    const current = await this.client.getManifest(this.ref, tag).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+    if (current && current.parsed.kind !== 'index')
+      throw new ValidationError(
+        `${this.name}: the referrers fallback tag ${tag} names an image, not an index`,
+      );
+    const next = withReferrer(current?.parsed.kind === 'index' ? current.parsed.index : undefined, d);
+    if (!next) return;
+    this.opts.note?.(`referrers of ${subject}: updating the fallback tag ${tag} (no referrers API)`);
+    await this.client.putManifest(this.ref, tag, indexBytes(next), OCI_INDEX);
   }
 
   async commit(): Promise<void> {

@@ -4,8 +4,9 @@
 
 import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
 import type { Descriptor } from '../../api/registry/media-types.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import { formatReference, type ImageReference, manifestReference } from '../../ref/reference.js';
+import { fallbackTag, ofArtifactType, type ReferrerList } from '../referrers.js';
 import type { KnownBlobs } from '../resume-state.js';
 import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
 
@@ -40,6 +41,27 @@ export class RegistrySource implements ImageSource {
     const { body, start: from } = await this.client.getBlob(this.repository, d.digest, start);
     this.read.add(d.digest);
     return { body, start: from };
+  }
+
+  async referrers(subject: string, artifactType?: string): Promise<ReferrerList> {
+    const api = await this.client.referrersApi(this.repository, subject, artifactType);
+    if (api)
+      return {
+        via: 'api',
+        descriptors: api.filtered ? api.descriptors : ofArtifactType(api.descriptors, artifactType),
+      };
+    const index = await this.client
+      .getManifest(this.repository, fallbackTag(subject))
+      .catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+    if (!index) return { via: 'tag', descriptors: [] };
+    if (index.parsed.kind !== 'index')
+      throw new ValidationError(
+        `${this.name}: the referrers fallback tag ${fallbackTag(subject)} names an image, not an index`,
+      );
+    return { via: 'tag', descriptors: ofArtifactType(index.parsed.index.manifests, artifactType) };
   }
 
   async close(): Promise<void> {

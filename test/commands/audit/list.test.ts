@@ -256,7 +256,13 @@ describe('audit: pacing and progress', () => {
   it('paces a long read to its share of the minute and says so on stderr', async () => {
     const slept: number[] = [];
     let now = ANCHOR;
-    const c = { now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)) };
+    const c = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        now += ms;
+      },
+    };
     const r = await runCli(['audit', 'list', '--since', '40d', '--limit', '0', '--json'], {
       env: { ...env(), HUBCTL_AUDIT_MAX_RPM: '2' },
       clock: c,

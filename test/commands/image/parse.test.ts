@@ -34,6 +34,7 @@ describe('image verbs: parsing', () => {
         ref: { registry: 'localhost:5000', repository: 'a', tag: '1' },
         allPlatforms: true,
         concurrency: 4,
+        concurrencyDefault: true,
       },
     ]);
     expect(parse(push.register, ['push', 'docker-archive:a.tar', 'b', '--concurrency', '8'])).toEqual([
@@ -94,8 +95,35 @@ describe('image verbs: parsing', () => {
       platform: 'linux/arm/v7',
     });
     expect(parse(tags.register, ['tags', 'h:5000/team/app'])).toEqual([
-      { registry: 'h:5000', repository: 'team/app' },
+      [{ registry: 'h:5000', repository: 'team/app' }, {}],
     ]);
+    expect(
+      parse(tags.register, [
+        'tags',
+        'h/a',
+        '--include',
+        '^1',
+        '--include',
+        '^2',
+        '--exclude',
+        'rc',
+        '--semver',
+        '>=1',
+        '--sort',
+        'semver',
+      ]),
+    ).toEqual([
+      [
+        { registry: 'docker.io', repository: 'h/a' },
+        { include: ['^1', '^2'], exclude: ['rc'], semver: '>=1', sort: 'semver' },
+      ],
+    ]);
+    expect(() => parse(tags.register, ['tags', 'h/a', '--sort', 'date'])).toThrow(
+      /--sort takes semver or name/,
+    );
+    expect(() => parse(tags.register, ['tags', 'h/a', '--include', '('])).toThrow(
+      /not a valid regular expression/,
+    );
     expect(() => parse(tags.register, ['tags', 'h:5000/team/app:1'])).toThrow(/without a tag or digest/);
     const [d] = parse(del.register, ['delete', 'h/a:1', '--dry-run']) as [del.DeleteOptions];
     expect(d.dryRun).toBe(true);

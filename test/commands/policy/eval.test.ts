@@ -311,18 +311,18 @@ describe('policy eval, live', () => {
     expect(h.calls()).toEqual(['GET /p', 'GET /p/pol_0001']);
   });
 
-  it('refuses a cedar policy named with --policy', async () => {
+  it('refuses to decide a network request by a cedar (MCP) policy alone, named with --policy', async () => {
     h.seed({ name: 'cedar', type: 'cedar_v1', ruleSet: { text: 'permit(principal, action, resource);' } });
     const r = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--policy', 'cedar'], {
       env: h.env,
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      'policy "cedar" (pol_0001) is a cedar_v1 policy; hubctl evaluates allowlist_v0 policies only',
+    expect(r.stderr).toBe(
+      'hubctl: the policies given are cedar_v1 (MCP) policies: they decide mcp:* requests, not connect:tcp\n',
     );
   });
 
-  it('evaluates org-wide policies plus those of --team, and refuses while a cedar one applies', async () => {
+  it('evaluates org-wide policies plus those of --team; a cedar one decides MCP requests only', async () => {
     h.seed({ name: 'org-wide', rules: [rule] });
     h.seed({
       name: 'team-a',
@@ -341,9 +341,14 @@ describe('policy eval, live', () => {
     const cedar = await runCli(['policy', 'eval', 'connect:tcp', 'github.com', '--team', ACME_TEAMS[1]!], {
       env: h.env,
     });
-    expect(cedar.code).toBe(2);
-    expect(cedar.stderr).toBe(
-      'hubctl: cannot decide: policy "cedar" cannot be evaluated: it is a cedar_v1 policy; hubctl evaluates allowlist_v0 only; fix or remove it, or evaluate without it\n',
+    expect(cedar).toMatchObject({ code: 0, stderr: '' });
+    // …and an MCP request is decided by it, which here does not parse
+    const mcp = await runCli(['policy', 'eval', 'mcp:register', 'notion', '--team', ACME_TEAMS[1]!], {
+      env: h.env,
+    });
+    expect(mcp.code).toBe(2);
+    expect(mcp.stderr).toBe(
+      `hubctl: policy ${'pol_0003'} (policy "cedar", Cedar line 1, column 2): the Cedar text of policy "cedar" does not parse: unexpected end of input\n`,
     );
   });
 

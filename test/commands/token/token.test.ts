@@ -118,7 +118,7 @@ describe('token list', () => {
     expect([q.query.get('page'), q.query.get('page_size')]).toEqual(['1', '10']);
   });
 
-  it('no tokens: nothing on stdout, a hint on stderr; --json prints the empty page', async () => {
+  it('no tokens: nothing on stdout, a hint on stderr; --json prints an empty array', async () => {
     h.hub.state.accessTokens.length = 0;
     const r = await h.run(['token', 'list']);
     expect(r).toEqual({
@@ -129,17 +129,23 @@ describe('token list', () => {
     const all = await h.run(['token', 'list', '--all']);
     expect([all.code, all.stdout, all.stderr]).toEqual([0, '', r.stderr]);
     const json = await h.run(['--json', 'token', 'list']);
-    expect([json.code, JSON.parse(json.stdout).results, json.stderr]).toEqual([0, [], '']);
+    expect([json.code, JSON.parse(json.stdout), json.stderr]).toEqual([0, [], '']);
   });
 
-  it('--page and --page-size; --json prints the page object with masked tokens', async () => {
+  it('--page and --page-size; --json prints the page as an array of masked tokens', async () => {
     const r = await h.run(['--json', 'token', 'list', '--page', '3', '--page-size', '5']);
     expect(r.code).toBe(0);
     const page = JSON.parse(r.stdout);
-    expect(page).toMatchObject({ count: 12, active_count: 12, next: null });
-    expect(page.previous).toContain('page=2');
-    expect(page.results.map((t: { token_label: string }) => t.token_label)).toEqual(['t11', 't12']);
-    for (const t of page.results) expect(t.token).toMatch(/^hub_pat_\*+.{4}$/);
+    expect(page.map((t: { token_label: string }) => t.token_label)).toEqual(['t11', 't12']);
+    for (const t of page) expect(t.token).toMatch(/^hub_pat_\*+.{4}$/);
+    // The last page: no paging hint.
+    expect(r.stderr).toBe('');
+    // A page with more after it says so on stderr, --json or not; --quiet silences it.
+    const first = await h.run(['--json', 'token', 'list', '--page-size', '5']);
+    expect(JSON.parse(first.stdout)).toHaveLength(5);
+    expect(first.stderr).toBe('Page 1 of 3; --page 2 for more, or --all.\n');
+    const quiet = await h.run(['--json', '--quiet', 'token', 'list', '--page-size', '5']);
+    expect([quiet.stdout, quiet.stderr]).toEqual([first.stdout, '']);
   });
 
   it('--all follows next until null', async () => {

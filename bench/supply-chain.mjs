@@ -1,0 +1,352 @@
+#!/usr/bin/env node
+// bench/supply-chain.mjs — issue 27's figures, against Debian's docker-registry on loopback (no
+// auth, so that only the clients and the registries are measured):
+//   copy:      hubctl image copy vs skopeo copy of the same image between two registries, each run
+//              into a repository of its own; the client's own CPU (user + sys, from /usr/bin/time)
+//              and wall time. Goal: hubctl's CPU ≤ 0.5× skopeo's.
+//   sync:      hubctl image sync of 100 small tags (one shared layer, a config each) into an empty
+//              repository, --concurrency 8 against --concurrency 1. Goal: ≥ 4× faster.
+//   referrers: hubctl image copy --referrers of an image with 3 referrers (an SBOM, a signature,
+//              a signature of the SBOM) against the same copy without them. Goal: ≤ 1.2×.
+// Runs alternate between the two sides; medians are printed. Figures are noisy on a shared
+// machine: run it alone (`flock /tmp/bench.lock node bench/supply-chain.mjs`).
+//
+//   npm run build && node bench/supply-chain.mjs [--runs 5] [--layers 4] [--layer-size 32M] [--only copy,sync,referrers]
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run.
+
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(repoRoot, 'bin/hubctl.js');
+const MiB = 1024 * 1024;
+const GOALS = { copyCpu: 0.5, syncSpeedup: 4, referrers: 1.2 };
+
+const args = (() => {
+  const a = { runs: 5, layers: 4, layerSize: 32 * MiB, only: undefined };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = argv[++i];
+    if (k === '--runs') a.runs = Number(v);
+    else if (k === '--layers') a.layers = Number(v);
+    else if (k === '--layer-size')
+      a.layerSize = Number(/^(\d+)M$/i.exec(v)?.[1] ?? v) * (/M$/i.test(v) ? MiB : 1);
+    else if (k === '--only') a.only = new Set(v.split(','));
+    else throw new Error(`unknown argument ${k}`);
+  }
+  return a;
+})();
+const runs = (part) => !args.only || args.only.has(part);
+
+const work = mkdtempSync(join(tmpdir(), 'hubctl-bench-supply-'));
+const sha = (b) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRegistry(name) {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'data'), { recursive: true });
+  const port = await freePort();
+  const config = join(dir, 'config.yml');
+  writeFileSync(
+    config,
+    [
+      'version: 0.1',
+      'log:',
+      '  level: error',
+      'storage:',
+      '  filesystem:',
+      `    rootdirectory: ${JSON.stringify(join(dir, 'data'))}`,
+      '  maintenance:',
+      '    uploadpurging:',
+      '      enabled: false',
+      'http:',
+      `  addr: 127.0.0.1:${port}`,
+      '',
+    ].join('\n'),
+  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REGISTRY_')));
+  const child = spawn('docker-registry', ['serve', config], { env, stdio: 'ignore' });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v2/`)).status === 200) break;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    host: `127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Uploads a blob monolithically (no auth on the bench registries). */
+async function putBlob(reg, repo, bytes) {
+  const digest = sha(bytes);
+  if ((await fetch(`${reg.url}/v2/${repo}/blobs/${digest}`, { method: 'HEAD' })).status === 200)
+    return digest;
+  const start = await fetch(`${reg.url}/v2/${repo}/blobs/uploads/`, { method: 'POST' });
+  const loc = new URL(start.headers.get('location'), reg.url);
+  loc.searchParams.set('digest', digest);
+  const put = await fetch(loc, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  if (put.status !== 201) throw new Error(`blob upload: ${put.status} ${await put.text()}`);
+  return digest;
+}
+
+async function putManifest(reg, repo, ref, doc) {
+  const bytes = Buffer.from(JSON.stringify(doc));
+  const r = await fetch(`${reg.url}/v2/${repo}/manifests/${ref}`, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'content-type': doc.mediaType },
+  });
+  if (r.status !== 201) throw new Error(`manifest: ${r.status} ${await r.text()}`);
+  return { mediaType: doc.mediaType, digest: sha(bytes), size: bytes.length };
+}
+
+/** An OCI image: `layers` incompressible gzip-level-0-ish blobs (random bytes, typed as gzip). */
+async function pushImage(reg, repo, tag, layers, layerSize, salt = '') {
+  const descs = [];
+  for (let i = 0; i < layers; i++) {
+    const bytes = randomBytes(layerSize);
+    descs.push({
+      mediaType: 'application/vnd.oci.image.layer.v1.tar',
+      digest: await putBlob(reg, repo, bytes),
+      size: bytes.length,
+    });
+  }
+  return pushManifestFor(reg, repo, tag, descs, salt);
+}
+
+async function pushManifestFor(reg, repo, tag, layers, salt) {
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      rootfs: { type: 'layers', diff_ids: layers.map((l) => l.digest) },
+      salt,
+    }),
+  );
+  const cfg = {
+    mediaType: 'application/vnd.oci.image.config.v1+json',
+    digest: await putBlob(reg, repo, config),
+    size: config.length,
+  };
+  return putManifest(reg, repo, tag, {
+    schemaVersion: 2,
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: cfg,
+    layers,
+  });
+}
+
+/** skopeo with its blob-info cache removed first: it would otherwise mount what an earlier run copied. */
+function timedSkopeo(argv) {
+  for (const p of [
+    '/var/lib/containers/cache/blob-info-cache-v1.boltdb',
+    join(process.env.HOME ?? '/root', '.local/share/containers/cache/blob-info-cache-v1.boltdb'),
+  ])
+    rmSync(p, { force: true });
+  return timed('skopeo', argv);
+}
+
+/** Runs a command under /usr/bin/time: wall seconds and the process's own CPU (user + sys). */
+async function timed(cmd, argv, env = {}) {
+  const out = join(work, `time-${randomBytes(4).toString('hex')}.txt`);
+  const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', out, cmd, ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${code}`);
+  const [wall, user, sys] = readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+  rmSync(out);
+  return { wall, cpu: user + sys };
+}
+
+let envN = 0;
+/** A fresh config and state directory: no known blobs, so nothing is mounted from an earlier run. */
+const freshEnv = () => {
+  const dir = join(work, `env-${++envN}`);
+  mkdirSync(dir, { recursive: true });
+  return { HUBCTL_CONFIG_DIR: dir, HOME: dir, HUBCTL_PLATFORM: 'linux/amd64' };
+};
+const hubctl = (argv) =>
+  timed(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, '--quiet', ...argv],
+    freshEnv(),
+  );
+
+const started = Date.now();
+const a = await startRegistry('a');
+const b = await startRegistry('b');
+const lines = [];
+try {
+  if (runs('copy')) {
+    await pushImage(a, 'bench/copy', '1', args.layers, args.layerSize);
+    const res = { hubctl: [], skopeo: [] };
+    for (let i = 0; i < args.runs; i++) {
+      for (const tool of i % 2 ? ['skopeo', 'hubctl'] : ['hubctl', 'skopeo']) {
+        const dst = `${b.host}/copy-${tool}/run${i}:1`;
+        const r =
+          tool === 'hubctl'
+            ? await hubctl(['image', 'copy', `${a.host}/bench/copy:1`, dst])
+            : await timedSkopeo([
+                'copy',
+                '-q',
+                '--src-tls-verify=false',
+                '--dest-tls-verify=false',
+                `docker://${a.host}/bench/copy:1`,
+                `docker://${dst}`,
+              ]);
+        res[tool].push(r);
+        console.error(`copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu`);
+      }
+    }
+    const cpu = { h: median(res.hubctl.map((r) => r.cpu)), s: median(res.skopeo.map((r) => r.cpu)) };
+    const wall = { h: median(res.hubctl.map((r) => r.wall)), s: median(res.skopeo.map((r) => r.wall)) };
+    const ratio = cpu.h / cpu.s;
+    lines.push(
+      `copy (${args.layers} × ${args.layerSize / MiB} MiB): client CPU hubctl ${cpu.h.toFixed(2)} s vs skopeo ${cpu.s.toFixed(2)} s = ${ratio.toFixed(2)}× (goal ≤ ${GOALS.copyCpu}×: ${ratio <= GOALS.copyCpu ? 'met' : 'NOT met'}); wall ${wall.h.toFixed(2)} s vs ${wall.s.toFixed(2)} s = ${(wall.h / wall.s).toFixed(2)}×`,
+    );
+  }
+
+  if (runs('sync')) {
+    const layer = randomBytes(4096);
+    const shared = {
+      mediaType: 'application/vnd.oci.image.layer.v1.tar',
+      digest: await putBlob(a, 'bench/tags', layer),
+      size: layer.length,
+    };
+    for (let i = 0; i < 100; i++) await pushManifestFor(a, 'bench/tags', `1.0.${i}`, [shared], String(i));
+    const res = { 1: [], 8: [] };
+    for (let i = 0; i < Math.max(3, Math.ceil(args.runs / 2)); i++) {
+      for (const c of i % 2 ? [8, 1] : [1, 8]) {
+        const file = join(work, `sync-${c}-${i}.yaml`);
+        writeFileSync(
+          file,
+          `sync:\n  - source: ${a.host}/bench/tags\n    destination: ${b.host}/sync-c${c}/run${i}\n`,
+        );
+        const r = await hubctl(['image', 'sync', '-f', file, '--concurrency', String(c)]);
+        res[c].push(r);
+        console.error(
+          `sync --concurrency ${c} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu`,
+        );
+      }
+    }
+    const w1 = median(res[1].map((r) => r.wall));
+    const w8 = median(res[8].map((r) => r.wall));
+    const speedup = w1 / w8;
+    lines.push(
+      `sync of 100 small tags: --concurrency 1 ${w1.toFixed(2)} s, --concurrency 8 ${w8.toFixed(2)} s = ${speedup.toFixed(2)}× faster (goal ≥ ${GOALS.syncSpeedup}×: ${speedup >= GOALS.syncSpeedup ? 'met' : 'NOT met'})`,
+    );
+  }
+
+  if (runs('referrers')) {
+    const subject = await pushImage(a, 'bench/signed', '1', args.layers, args.layerSize);
+    const empty = Buffer.from('{}');
+    const emptyDesc = {
+      mediaType: 'application/vnd.oci.empty.v1+json',
+      digest: await putBlob(a, 'bench/signed', empty),
+      size: 2,
+    };
+    const artifact = async (about, type, payload) => {
+      const bytes = Buffer.from(payload);
+      const layer = {
+        mediaType: 'application/octet-stream',
+        digest: await putBlob(a, 'bench/signed', bytes),
+        size: bytes.length,
+      };
+      const doc = {
+        schemaVersion: 2,
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        artifactType: type,
+        config: emptyDesc,
+        layers: [layer],
+        subject: about,
+      };
+      const d = await putManifest(a, 'bench/signed', sha(Buffer.from(JSON.stringify(doc))), doc);
+      return { ...d, artifactType: type };
+    };
+    // Three referrers in the fallback tags, as a registry without the API keeps them.
+    const sbom = await artifact(
+      subject,
+      'application/spdx+json',
+      JSON.stringify({ spdx: randomBytes(2048).toString('hex') }),
+    );
+    const sig = await artifact(
+      subject,
+      'application/vnd.dev.sigstore.bundle.v0.3+json',
+      randomBytes(512).toString('hex'),
+    );
+    const sbomSig = await artifact(
+      sbom,
+      'application/vnd.dev.sigstore.bundle.v0.3+json',
+      randomBytes(512).toString('hex'),
+    );
+    const index = (ds) => ({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: ds,
+    });
+    await putManifest(a, 'bench/signed', `sha256-${subject.digest.slice(7)}`, index([sbom, sig]));
+    await putManifest(a, 'bench/signed', `sha256-${sbom.digest.slice(7)}`, index([sbomSig]));
+    const res = { plain: [], referrers: [] };
+    for (let i = 0; i < args.runs; i++) {
+      for (const kind of i % 2 ? ['referrers', 'plain'] : ['plain', 'referrers']) {
+        const flags = kind === 'referrers' ? ['--referrers'] : [];
+        const r = await hubctl([
+          'image',
+          'copy',
+          ...flags,
+          `${a.host}/bench/signed:1`,
+          `${b.host}/signed-${kind}/run${i}:1`,
+        ]);
+        res[kind].push(r);
+        console.error(
+          `copy ${kind === 'referrers' ? '--referrers' : '(plain)'} run ${i + 1}: ${r.wall.toFixed(2)} s wall`,
+        );
+      }
+    }
+    const wp = median(res.plain.map((r) => r.wall));
+    const wr = median(res.referrers.map((r) => r.wall));
+    const ratio = wr / wp;
+    lines.push(
+      `copy --referrers (3 referrers, fallback tags at both ends): ${wr.toFixed(2)} s vs ${wp.toFixed(2)} s without = ${ratio.toFixed(2)}× (goal ≤ ${GOALS.referrers}×: ${ratio <= GOALS.referrers ? 'met' : 'NOT met'})`,
+    );
+  }
+} finally {
+  await a.stop();
+  await b.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(lines.join('\n'));
+console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s; medians; noisy while others use the machine)`);

@@ -1,0 +1,390 @@
+// `policy replay`: which recorded audit events a policy set can decide again, as which request, and
+// what changes between two sets. PURE: no IO; the caller feeds lines and reads the report.
+//
+// Replayable (audit-and-mcp.md §1): `network_egress` → `connect:<protocol> <resource_id>`;
+// `http_request` → `request:<method> https://host:port/path`. Everything else is counted under a
+// fixed reason and never guessed: management and execution records, MCP and filesystem events
+// (their payload fields are not documented), and events missing what a request needs.
+import { ValidationError } from '../errors.js';
+import { type CompiledPolicySet, type EvalResult, evaluate } from '../policy/index.js';
+import { type AuditRecord, readAuditRecord } from './record.js';
+
+export const SKIP = {
+  notJson: 'not JSON',
+  notObject: 'not a JSON object',
+  tooLong: 'line over the length cap',
+  management: 'management record',
+  execution: 'execution record (what happened after a decision)',
+  mcp: 'MCP event (payload fields not documented)',
+  filesystem: 'filesystem event (payload fields not documented)',
+  other: 'event type not replayable',
+  unknownType: 'unknown or missing action type',
+  egressFields: 'network_egress without resource_id or protocol',
+  egressProtocol: 'network_egress protocol neither tcp nor udp',
+  httpFields: 'http_request without method, host, port or path',
+  httpMethod: 'http_request method unknown',
+  undecidable: 'request the evaluator refuses',
+} as const;
+
+const MCP_TYPES = new Set(['tool_invocation', 'resource_read', 'server_registration', 'prompt']);
+const MANAGEMENT_TYPES = new Set(['session', 'policy_sync', 'policy_action']);
+const OTHER_TYPES = new Set(['pii_detection', 'c_score_report']);
+const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'connect', 'trace'];
+/** `HTTP_METHOD_GET` → `request:get`: one string each, not one per event. */
+const ACTION_OF_METHOD = new Map(METHODS.map((m) => [`HTTP_METHOD_${m.toUpperCase()}`, `request:${m}`]));
+const ACTION_OF_PROTOCOL = new Map([
+  ['tcp', 'connect:tcp'],
+  ['udp', 'connect:udp'],
+]);
+
+export interface ReplayRequest {
+  action: string;
+  destination: string;
+}
+
+/** The request an audit record stands for, or the reason (a SKIP value) it is not replayed. */
+export function requestOf(r: AuditRecord): ReplayRequest | string {
+  const category = r.category;
+  if (category === 'AUDIT_CATEGORY_MANAGEMENT') return SKIP.management;
+  if (category === 'AUDIT_CATEGORY_EXECUTION') return SKIP.execution;
+  const type = r.actionType ?? r.eventType;
+  if (type === 'network_egress') {
+    const protocol = r.networkEgress?.protocol;
+    const resource = r.resource;
+    if (protocol === undefined || resource === undefined || resource === '') return SKIP.egressFields;
+    const action = ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase());
+    if (action === undefined) return SKIP.egressProtocol;
+    return { action, destination: resource };
+  }
+  if (type === 'http_request') {
+    const h = r.httpRequest;
+    if (!h?.method || !h.host || !h.port || h.path === undefined) return SKIP.httpFields;
+    const action = ACTION_OF_METHOD.get(h.method);
+    if (action === undefined) return SKIP.httpMethod;
+    // an IPv6 host is recorded without brackets
+    const host = h.host.includes(':') && !h.host.startsWith('[') ? `[${h.host}]` : h.host;
+    const path = h.path.startsWith('/') ? h.path : `/${h.path}`;
+    return { action, destination: `https://${host}:${h.port}${path}` };
+  }
+  if (type === undefined) return SKIP.unknownType;
+  if (type.endsWith('_execution')) return SKIP.execution;
+  if (MCP_TYPES.has(type)) return SKIP.mcp;
+  if (type === 'filesystem_mount') return SKIP.filesystem;
+  if (MANAGEMENT_TYPES.has(type)) return SKIP.management;
+  if (OTHER_TYPES.has(type)) return SKIP.other;
+  return SKIP.unknownType;
+}
+
+/** `allow`/`deny` for a recorded AUDIT_DECISION_ALLOW/DENY; undefined for any other. */
+function recordedDecision(value: string | undefined): 'allow' | 'deny' | undefined {
+  return value === 'AUDIT_DECISION_ALLOW' ? 'allow' : value === 'AUDIT_DECISION_DENY' ? 'deny' : undefined;
+}
+
+export interface RuleRef {
+  policy: string;
+  rule: string;
+}
+
+/** Distinct names kept per group; past it the group says so (`users_capped`). */
+export const MAX_NAMES = 1000;
+/** Groups kept (changes and drift each); events of further groups are counted, not grouped. */
+export const MAX_GROUPS = 100_000;
+/** Decisions cached (action, destination) → both results; the cache is emptied when full. */
+const MAX_CACHE = 200_000;
+
+/**
+ * A name kept apart from the event line it was read from (a substring of a line keeps the whole line
+ * alive): each distinct name is copied once.
+ */
+class Names {
+  private readonly pool = new Map<string, string>();
+  keep(name: string): string {
+    let kept = this.pool.get(name);
+    if (kept === undefined) {
+      kept = JSON.parse(JSON.stringify(name)) as string;
+      if (this.pool.size < MAX_GROUPS) this.pool.set(kept, kept);
+    }
+    return kept;
+  }
+}
+
+class Group {
+  count = 0;
+  users = new Set<string>();
+  agents = new Set<string>();
+  usersCapped = false;
+  agentsCapped = false;
+  firstMs = Number.POSITIVE_INFINITY;
+  first: string | undefined;
+  lastMs = Number.NEGATIVE_INFINITY;
+  last: string | undefined;
+  constructor(
+    readonly action: string,
+    readonly resource: string,
+    readonly before: EvalResult,
+    readonly after: EvalResult,
+    readonly recorded?: 'allow' | 'deny',
+  ) {}
+
+  add(r: AuditRecord, names: Names): void {
+    this.count++;
+    if (r.user !== undefined && !this.users.has(r.user)) {
+      if (this.users.size < MAX_NAMES) this.users.add(names.keep(r.user));
+      else this.usersCapped = true;
+    }
+    if (r.agent !== undefined && !this.agents.has(r.agent)) {
+      if (this.agents.size < MAX_NAMES) this.agents.add(names.keep(r.agent));
+      else this.agentsCapped = true;
+    }
+    const t = r.timeMs;
+    if (t < this.firstMs) {
+      this.firstMs = t;
+      this.first = r.time;
+    }
+    if (t > this.lastMs) {
+      this.lastMs = t;
+      this.last = r.time;
+    }
+  }
+}
+
+const rulesOf = (r: EvalResult): RuleRef[] => r.matched.map((m) => ({ policy: m.policy, rule: m.rule }));
+
+export interface ChangeJson {
+  resource: string;
+  action: string;
+  before: string;
+  after: string;
+  count: number;
+  users: string[];
+  agents: string[];
+  users_capped?: true;
+  agents_capped?: true;
+  first: string | null;
+  last: string | null;
+  rules: { before: RuleRef[]; after: RuleRef[] };
+  reasons: { before: string; after: string };
+}
+
+export interface DriftJson {
+  resource: string;
+  action: string;
+  recorded: string;
+  baseline: string;
+  count: number;
+  users: string[];
+  agents: string[];
+  first: string | null;
+  last: string | null;
+  rules: RuleRef[];
+}
+
+export interface ReplayReport {
+  read: number;
+  replayed: number;
+  skipped: Record<string, number>;
+  changes: ChangeJson[];
+  drift: { count: number; groups: DriftJson[] };
+  /** Events in groups past MAX_GROUPS: counted in their totals, not listed. */
+  ungrouped: { changes: number; drift: number };
+  /** The first line not JSON (1-based, per input), for the message. */
+  firstBadLine?: { input: string; line: number };
+}
+
+/** One request's decisions, and its groups once an event has needed them. */
+interface Entry {
+  before: EvalResult;
+  after: EvalResult;
+  key: string;
+  action: string;
+  destination: string;
+  /** undefined: not looked up yet; null: none (past MAX_GROUPS). */
+  change: Group | null | undefined;
+  drift: Group | null | undefined;
+}
+
+const byCount = <T extends { count: number; resource: string; action: string }>(a: T, b: T) =>
+  b.count - a.count ||
+  (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : a.action < b.action ? -1 : 1);
+
+/** Decides recorded events under a baseline and a candidate set; feed lines, then `report()`. */
+export class Replayer {
+  /** action → destination → decisions (or why not decided); emptied when it holds MAX_CACHE. */
+  private readonly cache = new Map<string, Map<string, Entry | string>>();
+  private cached = 0;
+  private readonly changes = new Map<string, Group>();
+  private readonly drift = new Map<string, Group>();
+  private readonly skipped = new Map<string, number>();
+  private readonly names = new Names();
+  private read = 0;
+  private replayed = 0;
+  private driftCount = 0;
+  private ungroupedChanges = 0;
+  private ungroupedDrift = 0;
+  private firstBad: { input: string; line: number } | undefined;
+
+  constructor(
+    private readonly baseline: CompiledPolicySet,
+    private readonly candidate: CompiledPolicySet,
+  ) {}
+
+  skip(reason: string): void {
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+  }
+
+  /** A line over the cap (its text was not kept). */
+  tooLong(): void {
+    this.read++;
+    this.skip(SKIP.tooLong);
+  }
+
+  /** One NDJSON line (a blank line is no event). */
+  line(text: string, input: string, lineNo: number): void {
+    if (text.length === 0 || (text.length < 3 && text.trim() === '')) return;
+    this.read++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (text.trim() === '') {
+        this.read--;
+        return;
+      }
+      this.firstBad ??= { input, line: lineNo };
+      this.skip(SKIP.notJson);
+      return;
+    }
+    const rec = readAuditRecord(value);
+    if ('invalid' in rec) {
+      this.skip(SKIP.notObject);
+      return;
+    }
+    this.record(rec);
+  }
+
+  record(rec: AuditRecord): void {
+    const req = requestOf(rec);
+    if (typeof req === 'string') {
+      this.skip(req);
+      return;
+    }
+    let byDest = this.cache.get(req.action);
+    if (byDest === undefined) {
+      byDest = new Map();
+      this.cache.set(req.action, byDest);
+    }
+    let entry = byDest.get(req.destination);
+    if (entry === undefined) {
+      entry = this.decide(req);
+      if (this.cached >= MAX_CACHE) {
+        for (const m of this.cache.values()) m.clear();
+        this.cached = 0;
+      }
+      byDest.set(req.destination, entry);
+      this.cached++;
+    }
+    if (typeof entry === 'string') {
+      this.skip(entry);
+      return;
+    }
+    this.replayed++;
+    if (entry.before.decision !== entry.after.decision) {
+      if (entry.change === undefined) entry.change = this.group(this.changes, entry, undefined);
+      if (entry.change === null) this.ungroupedChanges++;
+      else entry.change.add(rec, this.names);
+    }
+    const recorded = recordedDecision(rec.decision);
+    if (recorded !== undefined && recorded !== entry.before.decision) {
+      this.driftCount++;
+      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, recorded);
+      if (entry.drift === null) this.ungroupedDrift++;
+      else entry.drift.add(rec, this.names);
+    }
+  }
+
+  /** The group of a request (made on its first event), or null past MAX_GROUPS. */
+  private group(groups: Map<string, Group>, e: Entry, recorded: 'allow' | 'deny' | undefined): Group | null {
+    let g = groups.get(e.key);
+    if (g === undefined) {
+      if (groups.size >= MAX_GROUPS) return null;
+      g =
+        recorded === undefined
+          ? new Group(e.action, e.destination, e.before, e.after)
+          : new Group(e.action, e.destination, e.before, e.before, recorded);
+      groups.set(e.key, g);
+    }
+    return g;
+  }
+
+  private decide(req: ReplayRequest): Entry | string {
+    try {
+      // evaluate's MIXED results are made anew each time: both are kept as they are
+      const before = evaluate(this.baseline, req.action, req.destination);
+      const after = evaluate(this.candidate, req.action, req.destination);
+      const key = `${req.action} ${req.destination}`;
+      return {
+        before,
+        after,
+        key,
+        action: req.action,
+        destination: req.destination,
+        change: undefined,
+        drift: undefined,
+      };
+    } catch (err) {
+      if (err instanceof ValidationError) return SKIP.undecidable;
+      throw err;
+    }
+  }
+
+  report(): ReplayReport {
+    const names = (s: Set<string>) => [...s].sort();
+    const changes: ChangeJson[] = [...this.changes.values()].map((g) => {
+      const c: ChangeJson = {
+        resource: g.resource,
+        action: g.action,
+        before: g.before.decision,
+        after: g.after.decision,
+        count: g.count,
+        users: names(g.users),
+        agents: names(g.agents),
+        first: g.first ?? null,
+        last: g.last ?? null,
+        rules: { before: rulesOf(g.before), after: rulesOf(g.after) },
+        reasons: { before: g.before.reason, after: g.after.reason },
+      };
+      if (g.usersCapped) c.users_capped = true;
+      if (g.agentsCapped) c.agents_capped = true;
+      return c;
+    });
+    // newly denied first, then newly allowed; within each, most events first
+    const denied = changes.filter((c) => c.after === 'deny').sort(byCount);
+    const allowed = changes.filter((c) => c.after !== 'deny').sort(byCount);
+    const drift: DriftJson[] = [...this.drift.values()]
+      .map((g) => ({
+        resource: g.resource,
+        action: g.action,
+        recorded: g.recorded!,
+        baseline: g.before.decision,
+        count: g.count,
+        users: names(g.users),
+        agents: names(g.agents),
+        first: g.first ?? null,
+        last: g.last ?? null,
+        rules: rulesOf(g.before),
+      }))
+      .sort(byCount);
+    const skipped: Record<string, number> = {};
+    for (const [k, v] of [...this.skipped.entries()].sort((a, b) => b[1] - a[1])) skipped[k] = v;
+    const out: ReplayReport = {
+      read: this.read,
+      replayed: this.replayed,
+      skipped,
+      changes: [...denied, ...allowed],
+      drift: { count: this.driftCount, groups: drift },
+      ungrouped: { changes: this.ungroupedChanges, drift: this.ungroupedDrift },
+    };
+    if (this.firstBad) out.firstBadLine = this.firstBad;
+    return out;
+  }
+}

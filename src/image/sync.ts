@@ -1,0 +1,342 @@
+// `image sync -f FILE`: many repositories mirrored from one reviewed file (sync-file.ts). It plans
+// first: each mapping's tags are listed page by page through its filters (tag-filter.ts; memory
+// bounded by the tags kept, not the repository), then each kept tag's manifest digest is compared
+// with the destination's: the same digest is "already there", anything else is copied through the
+// one transfer. So a second run copies nothing, and a run killed half way, run again, copies only
+// what it had not finished (a tag is named at the destination only once its image is whole).
+// A mapping or tag that fails is one sentence in the report; the others still run.
+
+import type { Descriptor } from '../api/registry/media-types.js';
+import { HubctlError } from '../errors.js';
+import type { BlobAction, TransferProgress } from '../output/progress.js';
+import { runPool } from '../pool.js';
+import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
+import type { PlaceRef } from '../ref/transport.js';
+import { openDestination, openSource, type PlaceDeps } from './places.js';
+import { KnownBlobs } from './resume-state.js';
+import { type PlatformChoice, selectImages } from './select.js';
+import type { BlobFeed, ImageDestination } from './store.js';
+import type { SyncMapping } from './sync-file.js';
+import { TagFilter } from './tag-filter.js';
+import { transfer } from './transfer.js';
+
+/** Tags one mapping may keep after its filters: more is a failure of that mapping (filter it). */
+export const MAX_SYNC_TAGS = 10_000;
+
+export type SyncStatus = 'copy' | 'copied' | 'already' | 'failed';
+
+export interface SyncItem {
+  source: string;
+  destination: string;
+  /** Absent when the whole mapping failed (its tags could not be listed). */
+  tag?: string;
+  status: SyncStatus;
+  digest?: string;
+  /** Bytes of blobs written (not those skipped or already there). */
+  bytes?: number;
+  referrers?: number;
+  error?: string;
+}
+
+export interface SyncReport {
+  dryRun: boolean;
+  copied: number;
+  already: number;
+  filtered: number;
+  failed: number;
+  bytes: number;
+  seconds: number;
+  items: SyncItem[];
+}
+
+export interface SyncDeps {
+  places: PlaceDeps;
+  listTags(repo: RepositoryName): AsyncIterable<string>;
+  progress: TransferProgress;
+  now(): number;
+  /** Set by sync(): one put per blob and destination repository. */
+  once?: BlobsOnce;
+}
+
+export interface SyncOptions {
+  /** Tags planned and copied at once. */
+  concurrency: number;
+  /** Blobs in flight per tag. */
+  blobConcurrency: number;
+  dryRun: boolean;
+  /** Told of each item once it is planned (dry run) or done. */
+  onItem?: (item: SyncItem) => void;
+  /** Told of each tag the filters leave out, as it is listed (nothing is kept of it). */
+  onFiltered?: (source: string, tag: string) => void;
+}
+
+function choiceOf(m: SyncMapping): PlatformChoice {
+  if (m.platforms === 'all') return { kind: 'all' };
+  if (m.platforms.length === 1) return { kind: 'one', platform: m.platforms[0]!, explicit: true };
+  return { kind: 'some', platforms: m.platforms };
+}
+
+const place = (repo: RepositoryName, tag: string): PlaceRef & { transport: 'registry' } => ({
+  transport: 'registry',
+  ref: { registry: repo.registry, repository: repo.repository, tag } as ImageReference,
+});
+
+function sentence(err: unknown): string {
+  const text = err instanceof HubctlError || err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0]!.slice(0, 500);
+}
+
+interface Planned {
+  mapping: SyncMapping;
+  item: SyncItem;
+}
+
+/** The tags of one mapping after its filters, and how many the filters left out. */
+async function tagsOf(
+  m: SyncMapping,
+  deps: SyncDeps,
+  onFiltered?: (source: string, tag: string) => void,
+): Promise<{ tags: string[]; filtered: number }> {
+  const filter = new TagFilter(m.tags, 'tags.');
+  let taken = 0;
+  const name = formatRepository(m.source);
+  for await (const t of deps.listTags(m.source)) {
+    const took = filter.add(t);
+    if (!took) onFiltered?.(name, t);
+    if (took && ++taken > MAX_SYNC_TAGS && m.tags.latest === undefined)
+      throw new HubctlError(
+        `${formatRepository(m.source)} has more than ${MAX_SYNC_TAGS} tags after the filters: narrow them (include, semver, latest)`,
+      );
+  }
+  const tags = filter.result();
+  return { tags, filtered: filter.seen - tags.length };
+}
+
+/** Compares one tag's manifest digest at the source and the destination. */
+async function planTag(m: SyncMapping, tag: string, deps: SyncDeps): Promise<SyncItem> {
+  const item: SyncItem = {
+    source: `${formatRepository(m.source)}:${tag}`,
+    destination: `${formatRepository(m.destination)}:${tag}`,
+    tag,
+    status: 'copy',
+  };
+  const src = await openSource(place(m.source, tag), deps.places);
+  try {
+    const choice = choiceOf(m);
+    const digest =
+      choice.kind === 'all' ? (await src.resolve()).digest : (await selectImages(src, choice)).top.digest;
+    item.digest = digest;
+    const dst = await openSource(place(m.destination, tag), deps.places);
+    try {
+      const there = await dst.resolve().then(
+        (d) => d.digest,
+        (err: unknown) => {
+          if (err instanceof HubctlError && err.code === 'NOT_FOUND') return undefined;
+          throw err;
+        },
+      );
+      if (there !== digest) return item;
+      if (m.referrers && src.referrers && dst.referrers) {
+        // The subject is there; its referrers too? (Those of referrers come along when it is copied.)
+        const want = (await src.referrers(digest)).descriptors.map((d) => d.digest);
+        const have = new Set((await dst.referrers(digest)).descriptors.map((d) => d.digest));
+        if (want.some((d) => !have.has(d))) return item;
+      }
+      item.status = 'already';
+      return item;
+    } finally {
+      await dst.close().catch(() => undefined);
+    }
+  } finally {
+    await src.close().catch(() => undefined);
+  }
+}
+
+async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions): Promise<void> {
+  const { mapping: m, item } = p;
+  const from = place(m.source, item.tag!);
+  const source = await openSource(from, deps.places);
+  const destination = await openDestination(place(m.destination, item.tag!), from, deps.places).catch(
+    async (err) => {
+      await source.close().catch(() => undefined);
+      throw err;
+    },
+  );
+  const result = await transfer(
+    source,
+    deps.once ? deps.once.wrap(destination, item.destination.replace(/:[^:/]+$/, '')) : destination,
+    {
+      platforms: choiceOf(m),
+      progress: deps.progress,
+      concurrency: opts.blobConcurrency,
+      referrers: m.referrers,
+    },
+  );
+  item.status = 'copied';
+  item.digest = result.digest;
+  item.bytes = result.blobs.filter((b) => b.action !== 'skipped').reduce((n, b) => n + b.size, 0);
+  if (result.referrers) item.referrers = result.referrers.length;
+}
+
+/**
+ * One put per blob and destination repository across the tags in flight; later tags wait for it.
+ * Besides saving the bytes, this avoids a race in distribution 2.8: two uploads of one blob to one
+ * repository at once can leave a manifest PUT refused (DIGEST_INVALID).
+ */
+class BlobsOnce {
+  private readonly puts = new Map<string, Promise<BlobAction>>();
+
+  wrap(dest: ImageDestination, repo: string): ImageDestination {
+    const puts = this.puts;
+    const wrapped: ImageDestination = {
+      name: dest.name,
+      accepts: dest.accepts,
+      multiPlatform: dest.multiPlatform,
+      maxConcurrency: dest.maxConcurrency,
+      hasBlob: (d) => dest.hasBlob(d),
+      async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
+        const key = `${repo} ${d.digest}`;
+        const first = puts.get(key);
+        if (
+          first &&
+          (await first.then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          progress.done(d.digest, d.size, 'skipped');
+          return 'skipped';
+        }
+        const put = dest.putBlob(d, feed, progress);
+        puts.set(key, put);
+        return put;
+      },
+      putManifest: (m, top) => dest.putManifest(m, top),
+      commit: () => dest.commit(),
+      abort: (reason) => dest.abort(reason),
+    };
+    if (dest.putReferrer) wrapped.putReferrer = dest.putReferrer.bind(dest);
+    return wrapped;
+  }
+}
+
+/**
+ * Known blobs remembered once at the end of a sync, not once per tag: each remember is a locked
+ * read-modify-write of one file, and eight tags at once queued on that lock.
+ */
+class BatchedKnownBlobs extends KnownBlobs {
+  private readonly pending = new Map<
+    string,
+    { registry: string; repository: string; digests: Set<string> }
+  >();
+
+  constructor(private readonly inner: KnownBlobs) {
+    super('');
+  }
+
+  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    return this.inner.repositoryWith(registry, digest, except);
+  }
+
+  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    const key = `${registry} ${repository}`;
+    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
+    for (const d of digests) entry.digests.add(d);
+    this.pending.set(key, entry);
+  }
+
+  async flush(): Promise<void> {
+    for (const { registry, repository, digests } of this.pending.values())
+      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
+    this.pending.clear();
+  }
+}
+
+export async function sync(
+  mappings: readonly SyncMapping[],
+  deps: SyncDeps,
+  opts: SyncOptions,
+): Promise<SyncReport> {
+  const known = deps.places.known ? new BatchedKnownBlobs(deps.places.known) : undefined;
+  const batched = {
+    ...deps,
+    once: new BlobsOnce(),
+    ...(known ? { places: { ...deps.places, known } } : {}),
+  };
+  try {
+    return await syncAll(mappings, batched, opts);
+  } finally {
+    await known?.flush();
+  }
+}
+
+async function syncAll(
+  mappings: readonly SyncMapping[],
+  deps: SyncDeps,
+  opts: SyncOptions,
+): Promise<SyncReport> {
+  const started = deps.now();
+  const signal = deps.places.signal;
+  const planned: Planned[] = [];
+  const failedMappings: SyncItem[] = [];
+  let filtered = 0;
+  // Plan: each mapping's tags (one mapping listed at a time: memory is one mapping's kept tags).
+  for (const m of mappings) {
+    const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
+    let tags: string[];
+    try {
+      const listed = await tagsOf(m, deps, opts.onFiltered);
+      tags = listed.tags;
+      filtered += listed.filtered;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const item: SyncItem = { ...base, status: 'failed', error: sentence(err) };
+      failedMappings.push(item);
+      opts.onItem?.(item);
+      continue;
+    }
+    const items = await runPool(tags, opts.concurrency, async (tag) => {
+      try {
+        return await planTag(m, tag, deps);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        return {
+          source: `${base.source}:${tag}`,
+          destination: `${base.destination}:${tag}`,
+          tag,
+          status: 'failed' as const,
+          error: sentence(err),
+        };
+      }
+    });
+    for (const item of items) planned.push({ mapping: m, item });
+  }
+  if (opts.dryRun) for (const p of planned) opts.onItem?.(p.item);
+  else
+    await runPool(
+      planned.filter((p) => p.item.status === 'copy'),
+      opts.concurrency,
+      async (p) => {
+        try {
+          await copyTag(p, deps, opts);
+        } catch (err) {
+          if (signal.aborted) throw err;
+          p.item.status = 'failed';
+          p.item.error = sentence(err);
+        }
+        opts.onItem?.(p.item);
+      },
+    );
+  const items = [...failedMappings, ...planned.map((p) => p.item)];
+  const count = (s: SyncStatus) => items.filter((i) => i.status === s).length;
+  return {
+    dryRun: opts.dryRun,
+    copied: count('copied'),
+    already: count('already'),
+    filtered,
+    failed: count('failed'),
+    bytes: items.reduce((n, i) => n + (i.bytes ?? 0), 0),
+    seconds: Math.round((deps.now() - started) / 10) / 100,
+    items,
+  };
+}

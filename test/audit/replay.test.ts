@@ -1,0 +1,273 @@
+// policy replay's core: which events become which request (audit-and-mcp.md §1), the reasons for the
+// others, and counts that agree with deciding each event on its own.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readAuditRecord } from '../../src/audit/record.js';
+import { Replayer, requestOf, SKIP } from '../../src/audit/replay.js';
+import { compilePolicies, evaluate, parsePolicyDocument } from '../../src/policy/index.js';
+
+const rec = (v: Record<string, unknown>) => {
+  const r = readAuditRecord(v);
+  if ('invalid' in r) throw new Error('not a record');
+  return r;
+};
+
+describe('requestOf', () => {
+  it('maps network_egress to connect:<protocol> <resource_id>, in both shapes', () => {
+    expect(
+      requestOf(
+        rec({
+          action_type: 'network_egress',
+          created_at: '2026-11-20T10:00:00Z',
+          payload: { resource_id: 'api.github.com:443', network_egress: { protocol: 'tcp' } },
+        }),
+      ),
+    ).toEqual({ action: 'connect:tcp', destination: 'api.github.com:443' });
+    expect(
+      requestOf(
+        rec({
+          action_type: 'network_egress',
+          resource_id: '8.8.8.8:53',
+          network_egress: { protocol: 'UDP' },
+        }),
+      ),
+    ).toEqual({ action: 'connect:udp', destination: '8.8.8.8:53' });
+  });
+
+  it('maps http_request to request:<method> https://host:port/path, an IPv6 host in brackets', () => {
+    expect(
+      requestOf(
+        rec({
+          action_type: 'http_request',
+          payload: {
+            http_request: {
+              method: 'HTTP_METHOD_DELETE',
+              host: 'api.github.com',
+              port: '443',
+              path: '/repos/x',
+            },
+          },
+        }),
+      ),
+    ).toEqual({ action: 'request:delete', destination: 'https://api.github.com:443/repos/x' });
+    expect(
+      requestOf(
+        rec({
+          action_type: 'http_request',
+          http_request: { method: 'HTTP_METHOD_GET', host: '2001:db8::1', port: 8443, path: '/' },
+        }),
+      ),
+    ).toEqual({ action: 'request:get', destination: 'https://[2001:db8::1]:8443/' });
+  });
+
+  it.each([
+    [{ category: 'AUDIT_CATEGORY_MANAGEMENT', action_type: 'network_egress' }, SKIP.management],
+    [{ action_type: 'session' }, SKIP.management],
+    [{ action_type: 'policy_sync' }, SKIP.management],
+    [{ action_type: 'network_egress_execution' }, SKIP.execution],
+    [{ category: 'AUDIT_CATEGORY_EXECUTION' }, SKIP.execution],
+    [{ action_type: 'tool_invocation', payload: { resource_id: 'notion/search' } }, SKIP.mcp],
+    [{ action_type: 'server_registration' }, SKIP.mcp],
+    [{ action_type: 'filesystem_mount', payload: { resource_id: '/data' } }, SKIP.filesystem],
+    [{ action_type: 'pii_detection' }, SKIP.other],
+    [{ action_type: 'something_new' }, SKIP.unknownType],
+    [{}, SKIP.unknownType],
+    [{ action_type: 'network_egress', payload: { resource_id: 'x.com:443' } }, SKIP.egressFields],
+    [
+      {
+        action_type: 'network_egress',
+        payload: { resource_id: 'x.com', network_egress: { protocol: 'icmp' } },
+      },
+      SKIP.egressProtocol,
+    ],
+    [
+      {
+        action_type: 'http_request',
+        payload: { http_request: { method: 'HTTP_METHOD_GET', host: 'x.com', path: '/' } },
+      },
+      SKIP.httpFields,
+    ],
+    [
+      {
+        action_type: 'http_request',
+        http_request: { method: 'HTTP_METHOD_FETCH', host: 'x.com', port: '443', path: '/' },
+      },
+      SKIP.httpMethod,
+    ],
+  ])('does not replay %j: %s', (v, reason) => {
+    expect(requestOf(rec(v))).toBe(reason);
+  });
+});
+
+const BASE = `name: egress
+rules:
+  - {name: gh, actions: [connect:tcp], decision: allow, resources: ["**.github.com"]}
+  - {name: npm, actions: [connect:tcp], decision: allow, resources: [registry.npmjs.org]}
+`;
+const CAND = `name: egress
+rules:
+  - {name: gh, actions: [connect:tcp], decision: allow, resources: ["**.github.com"]}
+  - {name: pypi, actions: [connect:tcp], decision: allow, resources: [pypi.org]}
+  - {name: no-delete, actions: [request:delete], decision: deny, http_resources: [{host: api.github.com, path: "/**"}]}
+`;
+
+async function sets() {
+  return {
+    base: compilePolicies(await parsePolicyDocument(BASE, 'b.yaml')),
+    cand: compilePolicies(await parsePolicyDocument(CAND, 'c.yaml')),
+  };
+}
+
+describe('Replayer', () => {
+  it('groups changes by request, newly denied first, with users, agents, first and last, and rules', async () => {
+    const { base, cand } = await sets();
+    const r = new Replayer(base, cand);
+    const ev = (resource: string, user: string, time: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        action_type: 'network_egress',
+        decision: 'AUDIT_DECISION_ALLOW',
+        username: user,
+        created_at: time,
+        payload: { resource_id: resource, agent: 'claude', network_egress: { protocol: 'tcp' } },
+        ...extra,
+      });
+    r.line(ev('registry.npmjs.org:443', 'bob', '2026-11-20T10:00:00Z'), 'e', 1);
+    r.line(ev('registry.npmjs.org:443', 'ann', '2026-11-19T10:00:00Z'), 'e', 2);
+    r.line(ev('registry.npmjs.org:443', 'bob', '2026-11-21T10:00:00Z'), 'e', 3);
+    r.line(ev('pypi.org:443', 'ann', '2026-11-20T10:00:00Z', { decision: 'AUDIT_DECISION_DENY' }), 'e', 4);
+    r.line(ev('api.github.com:443', 'ann', '2026-11-20T10:00:00Z'), 'e', 5);
+    r.line('not json', 'e', 6);
+    r.line('', 'e', 7);
+    r.line('[1,2]', 'e', 8);
+    r.line(JSON.stringify({ action_type: 'session', username: 'ann' }), 'e', 9);
+    const out = r.report();
+    expect(out.read).toBe(8);
+    expect(out.replayed).toBe(5);
+    expect(out.skipped).toEqual({ [SKIP.notJson]: 1, [SKIP.notObject]: 1, [SKIP.management]: 1 });
+    expect(out.firstBadLine).toEqual({ input: 'e', line: 6 });
+    expect(out.changes).toEqual([
+      {
+        resource: 'registry.npmjs.org:443',
+        action: 'connect:tcp',
+        before: 'allow',
+        after: 'deny',
+        count: 3,
+        users: ['ann', 'bob'],
+        agents: ['claude'],
+        first: '2026-11-19T10:00:00Z',
+        last: '2026-11-21T10:00:00Z',
+        rules: { before: [{ policy: 'egress', rule: 'npm' }], after: [] },
+        reasons: {
+          before: 'allowed by rule "npm" of policy "egress"',
+          after: 'no rule matched: denied by default',
+        },
+      },
+      expect.objectContaining({
+        resource: 'pypi.org:443',
+        before: 'deny',
+        after: 'allow',
+        count: 1,
+        users: ['ann'],
+      }),
+    ]);
+    // recorded deny where the baseline denies too: no drift; the recorded allow of pypi is none either
+    expect(out.drift.count).toBe(0);
+  });
+
+  it('counts drift: the recorded decision differs from the baseline', async () => {
+    const { base, cand } = await sets();
+    const r = new Replayer(base, cand);
+    r.line(
+      JSON.stringify({
+        action_type: 'network_egress',
+        decision: 'AUDIT_DECISION_ALLOW',
+        resource_id: 'evil.example:443',
+        network_egress: { protocol: 'tcp' },
+      }),
+      'e',
+      1,
+    );
+    r.line(
+      JSON.stringify({
+        action_type: 'network_egress',
+        decision: 'AUDIT_DECISION_APPROVAL_ALLOW',
+        resource_id: 'evil.example:443',
+        network_egress: { protocol: 'tcp' },
+      }),
+      'e',
+      2,
+    );
+    const out = r.report();
+    expect(out.changes).toEqual([]);
+    expect(out.drift).toEqual({
+      count: 1,
+      groups: [
+        expect.objectContaining({
+          resource: 'evil.example:443',
+          recorded: 'allow',
+          baseline: 'deny',
+          count: 1,
+        }),
+      ],
+    });
+  });
+
+  it('counts as the sum of deciding each event singly (property)', async () => {
+    const { base, cand } = await sets();
+    const hosts = [
+      'api.github.com',
+      'registry.npmjs.org',
+      'pypi.org',
+      'example.org',
+      '10.0.0.1',
+      'a..b',
+      '[::1]',
+    ];
+    const event = fc.record({
+      type: fc.constantFrom('network_egress', 'http_request', 'session', 'tool_invocation'),
+      host: fc.constantFrom(...hosts),
+      method: fc.constantFrom('HTTP_METHOD_GET', 'HTTP_METHOD_DELETE'),
+      user: fc.constantFrom('ann', 'bob', 'cy'),
+      api: fc.boolean(),
+      decision: fc.constantFrom('AUDIT_DECISION_ALLOW', 'AUDIT_DECISION_DENY'),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), (events) => {
+        const r = new Replayer(base, cand);
+        const fields = (e: (typeof events)[number]) => ({
+          resource_id: `${e.host}:443`,
+          network_egress: { protocol: 'tcp' },
+          http_request: { method: e.method, host: e.host, port: '443', path: '/repos/x' },
+        });
+        let replayed = 0;
+        let changed = 0;
+        let drift = 0;
+        for (const e of events) {
+          const v = e.api
+            ? { action_type: e.type, decision: e.decision, username: e.user, payload: fields(e) }
+            : { action_type: e.type, decision: e.decision, user_email: e.user, ...fields(e) };
+          r.line(JSON.stringify(v), 'e', 1);
+          const req = requestOf(rec(v));
+          if (typeof req === 'string') continue;
+          let b: string;
+          let c: string;
+          try {
+            b = evaluate(base, req.action, req.destination).decision;
+            c = evaluate(cand, req.action, req.destination).decision;
+          } catch {
+            continue;
+          }
+          replayed++;
+          if (b !== c) changed++;
+          if ((e.decision === 'AUDIT_DECISION_ALLOW' ? 'allow' : 'deny') !== b) drift++;
+        }
+        const out = r.report();
+        expect(out.replayed).toBe(replayed);
+        expect(out.changes.reduce((a, g) => a + g.count, 0)).toBe(changed);
+        expect(out.drift.count).toBe(drift);
+        expect(out.replayed + Object.values(out.skipped).reduce((a, n) => a + n, 0)).toBe(events.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,323 @@
+// `image sync -f FILE` end to end between two real registries (distribution 2.8): the plan and
+// --dry-run, filters in the issue's order, idempotence, a failed mapping beside a good one, a run
+// killed half way and run again, platforms and referrers; and `image tags` with the same filters.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RegistryClient } from '../../src/api/registry/client.js';
+import { systemClock } from '../../src/clock.js';
+import { createHttpClient } from '../../src/http/client.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import { makeOciImage } from '../support/oci-images.js';
+import { type RunningRegistry, startRegistry } from '../support/registry.js';
+import { BIN, ensureBuilt, runBin } from '../support/run-bin.js';
+import { describeWithTools } from '../support/tools.js';
+import { type ImageWorld, startImageWorld } from './helpers.js';
+
+describeWithTools(['docker-registry'], 'image sync', () => {
+  let w: ImageWorld;
+  let dst: RunningRegistry;
+  let S: string;
+  let D: string;
+  let env: Record<string, string>;
+  let client: RegistryClient;
+  const run = (argv: string[]) => w.run(argv, { env });
+  const file = (name: string, text: string) => {
+    const path = join(w.tmp, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const tagsAt = async (repo: string) => {
+    const r = await run(['--json', 'image', 'tags', repo]);
+    return r.code === 0 ? (JSON.parse(r.stdout) as string[]).sort() : [];
+  };
+
+  beforeAll(async () => {
+    w = await startImageWorld();
+    dst = await startRegistry(w.hub.registryAuth);
+    S = w.registry.host;
+    D = dst.host;
+    env = w.withCredentialsFor([S, D]);
+    client = new RegistryClient({
+      http: createHttpClient({ userAgent: 'test', clock: systemClock, retryBaseMs: 1 }),
+      clock: systemClock,
+      credentials: async () => ({ username: 'alice', secret: 'alice-password' }),
+    });
+    // node: three different images, re-tagged under versions, release candidates and latest.
+    const images: { bytes: Buffer; mediaType: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const img = await makeOciImage(join(w.tmp, `node-${i}`), { tag: 'x', layers: 1, layerSize: 2048 });
+      const r = await run(['image', 'push', `oci:${img.dir}:x`, `${S}/base/node:seed${i}`]);
+      expect(r.code, r.stderr).toBe(0);
+      const m = await client.getManifest({ registry: S, repository: 'base/node' }, `seed${i}`);
+      images.push({ bytes: m.bytes, mediaType: m.mediaType });
+    }
+    const tags = ['19.9.9', '20.1.0', '20.1.0-rc1', '21.0.0', '22.0.0', '22.1.0', 'latest', '23.0.0-rc1'];
+    for (const [i, tag] of tags.entries()) {
+      const im = images[i % 3]!;
+      await client.putManifest({ registry: S, repository: 'base/node' }, tag, im.bytes, im.mediaType);
+    }
+  });
+  afterAll(async () => {
+    await dst?.stop();
+    await w?.stop();
+  });
+
+  const nodeMapping = (dest: string, extra = '') => `sync:
+  - source: ${S}/base/node
+    destination: ${D}/${dest}
+    tags: {include: ['^\\d+\\.\\d+\\.\\d+$'], exclude: ['-rc'], semver: '>=20.0.0', latest: 3}
+${extra}`;
+
+  it('image tags filters as sync does', async () => {
+    const r = await run([
+      'image',
+      'tags',
+      `${S}/base/node`,
+      '--include',
+      '^\\d',
+      '--exclude',
+      '-rc',
+      '--semver',
+      '>=20',
+      '--sort',
+      'semver',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('20.1.0\n21.0.0\n22.0.0\n22.1.0\n');
+    const byName = await run([
+      '--json',
+      'image',
+      'tags',
+      `${S}/base/node`,
+      '--include',
+      'rc',
+      '--sort',
+      'name',
+    ]);
+    expect(JSON.parse(byName.stdout)).toEqual(['20.1.0-rc1', '23.0.0-rc1']);
+    const bad = await run(['image', 'tags', `${S}/base/node`, '--semver', 'newest']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^hubctl: --semver: "newest" is not a semver range/);
+  });
+
+  it('--dry-run prints the plan and copies nothing', async () => {
+    const f = file('dry.yaml', nodeMapping('mirror/dry'));
+    const r = await run(['image', 'sync', '-f', f, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('copy ')).map((l) => l.split(' ')[1])).toEqual([
+      `${S}/base/node:21.0.0`,
+      `${S}/base/node:22.0.0`,
+      `${S}/base/node:22.1.0`,
+    ]);
+    // What include, exclude and semver leave out is listed (latest's cut is counted).
+    expect(
+      lines
+        .filter((l) => l.startsWith('filtered '))
+        .map((l) => l.split(' ')[1]!.split(':').pop())
+        .sort(),
+    ).toEqual(['19.9.9', '20.1.0-rc1', '23.0.0-rc1', 'latest', 'seed0', 'seed1', 'seed2'].sort());
+    expect(r.stderr).toContain('Plan: 3 to copy, 0 already there, 8 filtered out, 0 failed.');
+    expect(await tagsAt(`${D}/mirror/dry`)).toEqual([]);
+  });
+
+  it('copies, then a second run copies nothing; a bad mapping fails in one sentence and the rest runs', async () => {
+    const f = file(
+      'both.yaml',
+      `${nodeMapping('mirror/node')}  - source: ${S}/base/absent
+    destination: ${D}/mirror/absent
+`,
+    );
+    const first = await run(['--json', 'image', 'sync', '-f', f, '--concurrency', '2']);
+    expect(first.code).toBe(1);
+    const report = JSON.parse(first.stdout);
+    expect(report).toMatchObject({ copied: 3, already: 0, filtered: 8, failed: 1 });
+    expect(report.bytes).toBeGreaterThan(0);
+    expect(typeof report.seconds).toBe('number');
+    const failed = report.items.find((i: { status: string }) => i.status === 'failed');
+    expect(failed).toMatchObject({ source: `${S}/base/absent`, destination: `${D}/mirror/absent` });
+    expect(failed.error).not.toContain('\n');
+    expect(await tagsAt(`${D}/mirror/node`)).toEqual(['21.0.0', '22.0.0', '22.1.0']);
+    // Same digests at both ends.
+    const a = await client.getManifest({ registry: S, repository: 'base/node' }, '22.1.0');
+    const b = await client.getManifest({ registry: D, repository: 'mirror/node' }, '22.1.0');
+    expect(b.digest).toBe(a.digest);
+
+    const second = await run([
+      '--json',
+      'image',
+      'sync',
+      '-f',
+      file('node.yaml', nodeMapping('mirror/node')),
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ copied: 0, already: 3, failed: 0, bytes: 0 });
+  });
+
+  it('eight tags at once sharing their layers all arrive (each blob is put once per repository)', async () => {
+    const f = file('eight.yaml', `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/eight\n`);
+    const r = await run(['--json', 'image', 'sync', '-f', f, '--concurrency', '8']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 11, failed: 0 });
+  });
+
+  it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {
+    ensureBuilt();
+    const proxy = await startFaultProxy(w.registry.url);
+    try {
+      const real = ['21.0.0', '22.0.0', '22.1.0'];
+      const all = [...Array.from({ length: 9997 }, (_, i) => `0.${Math.floor(i / 100)}.${i % 100}`), ...real];
+      proxy.on('GET', /^\/v2\/base\/node\/tags\/list$/, {
+        kind: 'answer',
+        answer: (req) => {
+          const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '0');
+          const tags = all.slice(page * 1000, (page + 1) * 1000);
+          const last = (page + 1) * 1000 >= all.length;
+          return {
+            status: 200,
+            json: { name: 'base/node', tags },
+            headers: (last
+              ? {}
+              : { link: `</v2/base/node/tags/list?page=${page + 1}>; rel="next"` }) as Record<string, string>,
+          };
+        },
+      });
+      const P = proxy.host;
+      const f = file(
+        'paged.yaml',
+        `sync:\n  - source: ${P}/base/node\n    destination: ${D}/mirror/paged\n    tags: {latest: 3}\n`,
+      );
+      const r = await runBin(['--json', 'image', 'sync', '-f', f, '--dry-run'], {
+        env: { ...env, ...w.withCredentialsFor([S, D, P]) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout);
+      expect(report).toMatchObject({ filtered: 9997, failed: 0 });
+      expect(report.items.map((i: { tag: string }) => i.tag)).toEqual(real);
+      expect(proxy.seen.filter((x) => x.path.includes('/tags/list')).length).toBe(10);
+      expect(r.peakRssKiB === 0 || r.peakRssKiB < 200 * 1024).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a run killed half way, run again, finishes the rest', async () => {
+    ensureBuilt();
+    const f = file('kill.yaml', `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/killed\n`);
+    const child = spawn(process.execPath, [BIN, 'image', 'sync', '-f', f, '--concurrency', '1'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (/^copied /m.test(stderr) && child.exitCode === null) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () => resolve());
+    });
+    const partial = await tagsAt(`${D}/mirror/killed`);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(11);
+    const again = await run(['--json', 'image', 'sync', '-f', f]);
+    expect(again.code, again.stderr).toBe(0);
+    const report = JSON.parse(again.stdout);
+    expect(report.copied + report.already).toBe(11);
+    expect(report.already).toBeGreaterThanOrEqual(partial.length);
+    expect((await tagsAt(`${D}/mirror/killed`)).length).toBe(11);
+  });
+
+  it('platforms keeps the listed ones of an index; referrers: true carries what points at it', async () => {
+    const img = await makeOciImage(join(w.tmp, 'multi'), {
+      tag: 'm',
+      layers: 1,
+      layerSize: 1024,
+      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
+    });
+    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/multi:1`])).code).toBe(0);
+    writeFileSync(join(w.tmp, 'sbom.json'), '{}');
+    expect(
+      (
+        await run([
+          'image',
+          'attach',
+          `${S}/base/multi:1`,
+          '--artifact-type',
+          'application/spdx+json',
+          join(w.tmp, 'sbom.json'),
+        ])
+      ).code,
+    ).toBe(0);
+    const f = file(
+      'multi.yaml',
+      `sync:
+  - source: ${S}/base/multi
+    destination: ${D}/mirror/subset
+    tags: {include: ['^1$']}
+    platforms: [linux/amd64, linux/arm64]
+  - source: ${S}/base/multi
+    destination: ${D}/mirror/whole
+    tags: {include: ['^1$']}
+    referrers: true
+`,
+    );
+    const r = await run(['--json', 'image', 'sync', '-f', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const subset = await client.getManifest({ registry: D, repository: 'mirror/subset' }, '1');
+    expect(
+      subset.parsed.kind === 'index' && subset.parsed.index.manifests.map((m) => m.platform?.architecture),
+    ).toEqual(['amd64', 'arm64']);
+    const whole = JSON.parse(r.stdout).items.find((i: { destination: string }) =>
+      i.destination.includes('whole'),
+    );
+    expect(whole).toMatchObject({ status: 'copied', digest: img.top.digest, referrers: 1 });
+    const list = JSON.parse((await run(['--json', 'image', 'referrers', `${D}/mirror/whole:1`])).stdout);
+    expect(list.referrers).toHaveLength(1);
+    // Again: nothing to do, the subset's rewritten index included.
+    const again = JSON.parse((await run(['--json', 'image', 'sync', '-f', f])).stdout);
+    expect(again).toMatchObject({ copied: 0, already: 2 });
+  });
+
+  it('the file is read strictly: unknown keys with a suggestion, duplicates, types, each with its line', async () => {
+    const cases: [string, RegExp][] = [
+      [
+        `sync:\n  - source: ${S}/a\n    destinaton: ${D}/a\n`,
+        /:3: unknown key "destinaton" in sync entry 1 \(did you mean "destination"\?\)/,
+      ],
+      [
+        `sync:\n  - source: ${S}/a\n    destination: ${D}/a\n    source: ${S}/b\n`,
+        /:4: the key "source" is given twice/,
+      ],
+      [
+        `sync:\n  - source: ${S}/a\n    destination: ${D}/a\n    tags: {latest: two}\n`,
+        /:4: tags.latest must be a whole number/,
+      ],
+      [
+        `sync:\n  - source: ${S}/a\n    destination: ${D}/a\n    tags: {include: ['(']}\n`,
+        /:4: tags.include: "\(" is not a valid regular expression/,
+      ],
+      [
+        `sync:\n  - source: ${S}/a\n    destination: ${D}/a\n    referrers: yes\n`,
+        /:4: referrers must be true or false/,
+      ],
+      [`sync:\n  - source: ${S}/a:1\n    destination: ${D}/a\n`, /:2: .*without a tag or digest/],
+      [`mirror:\n  - source: x\n`, /:1: unknown key "mirror" in the file/],
+      [`sync:\n  - destination: ${D}/a\n`, /:2: sync entry 1 has no "source"/],
+    ];
+    for (const [text, message] of cases) {
+      const f = file('bad.yaml', text);
+      const r = await run(['image', 'sync', '-f', f]);
+      expect(r.code, text).toBe(2);
+      expect(r.stderr.split('\n')[0], text).toMatch(message);
+      expect(r.stderr.split('\n')[0]).toMatch(/^hubctl: .*bad\.yaml:\d+: /);
+    }
+    const missing = await run(['image', 'sync', '-f', join(w.tmp, 'nope.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
+});
