@@ -36,11 +36,15 @@ const CLOSE_ARRAY = 0x5d;
 
 /**
  * Raw control characters: none may stand inside a compact page, only whitespace at its very end.
- * Looked for together with backslashes (passed over), which V8 finds many times faster than a class
- * of control characters alone.
+ * V8 finds the first class many times faster than the second (or either with the g flag), so the
+ * second runs only when the first finds something, usually a backslash.
  */
-const CONTROL_OR_BACKSLASH = /[\x00-\x1f\\]/g;
-const KEYS = ['events', 'next_page_token', 'audit_event_id', 'created_at'];
+const CONTROL_OR_BACKSLASH = /[\x00-\x1f\\]/;
+const CONTROL = /[\x00-\x1f]/;
+const EVENTS = 'events';
+const NEXT = 'next_page_token';
+const ID = 'audit_event_id';
+const CREATED = 'created_at';
 
 /** Thrown inside the scanner: not a page it vouches for. */
 const REFUSE = Symbol('refuse');
@@ -95,13 +99,13 @@ class Scanner {
         this.expect(COLON);
         this.spaces();
         const key = this.key(k0, k1, escaped);
-        if (key === 'events') {
+        if (key === EVENTS) {
           if (spans) throw REFUSE;
           spans = [];
           ids = [];
           times = [];
           this.events(spans, ids, times);
-        } else if (key === 'next_page_token') {
+        } else if (key === NEXT) {
           if (next !== undefined || s.charCodeAt(this.i) !== QUOTE) throw REFUSE;
           const s0 = this.i + 1;
           const e = this.string();
@@ -161,8 +165,8 @@ class Scanner {
         const k1 = this.i - 1;
         this.expect(COLON);
         const key = this.key(k0, k1, escaped);
-        const isId = key === 'audit_event_id';
-        if (isId || key === 'created_at') {
+        const isId = key === ID;
+        if (isId || key === CREATED) {
           let v: string | undefined;
           if (s.charCodeAt(this.i) === QUOTE) {
             const s0 = this.i + 1;
@@ -319,8 +323,8 @@ class Scanner {
   private key(k0: number, k1: number, escaped: boolean): string | undefined {
     if (escaped) return this.text(k0, k1, true);
     const n = k1 - k0;
-    for (const name of KEYS) if (name.length === n && this.s.startsWith(name, k0)) return name;
-    return undefined;
+    const name = n === 14 ? ID : n === 10 ? CREATED : n === 6 ? EVENTS : n === 15 ? NEXT : undefined;
+    return name !== undefined && this.s.startsWith(name, k0) ? name : undefined;
   }
 
   private spaces(): void {
@@ -337,12 +341,8 @@ class Scanner {
 }
 
 function controlBefore(s: string, end: number): boolean {
-  CONTROL_OR_BACKSLASH.lastIndex = 0;
-  for (;;) {
-    const m = CONTROL_OR_BACKSLASH.exec(s);
-    if (!m || m.index >= end) return false;
-    if (s.charCodeAt(m.index) !== BACKSLASH) return true;
-  }
+  const content = end === s.length ? s : s.slice(0, end);
+  return CONTROL_OR_BACKSLASH.test(content) && CONTROL.test(content);
 }
 
 function isSpace(c: number): boolean {
