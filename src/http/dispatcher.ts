@@ -157,5 +157,13 @@ function nodeExtraCerts(env: Record<string, string | undefined>): string[] {
  * touches wasm, and undici's parser is the only wasm hubctl runs.
  */
 function keepParserOnBaseline(): void {
+  if (parserOnBaseline) return;
+  parserOnBaseline = true;
+  // The code cache (src/compile-cache.ts) takes the caches of the chunks compiled so far first: the
+  // flag changes the hash V8 checks them against.
+  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG]?.('--liftoff-only');
   setFlagsFromString('--liftoff-only');
 }
+let parserOnBaseline = false;
+/** compile-cache.ts's BEFORE_V8_FLAG (the same registered symbol; importing it would load the cache's module). */
+const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');
