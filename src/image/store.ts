@@ -8,7 +8,7 @@
 // end, so a digest stays what the source said unless the transfer converts (see `accepts`).
 
 import type { Readable } from 'node:stream';
-import type { Descriptor } from '../api/registry/media-types.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { TreeManifest } from './manifest-tree.js';

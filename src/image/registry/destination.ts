@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
-import { type Descriptor, OCI_INDEX } from '../../api/registry/media-types.js';
 import { IntegrityError, NetworkError, NotFoundError, ValidationError } from '../../errors.js';
+import { type Descriptor, OCI_INDEX } from '../../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import { formatReference, type ImageReference } from '../../ref/reference.js';
 import {

@@ -3,8 +3,8 @@
 // later push to another repository of the same registry can mount them.
 
 import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
-import type { Descriptor } from '../../api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import type { Descriptor } from '../../oci/media-types.js';
 import { formatReference, type ImageReference, manifestReference } from '../../ref/reference.js';
 import { fallbackTag, ofArtifactType, type ReferrerList } from '../referrers.js';
 import type { KnownBlobs } from '../resume-state.js';
