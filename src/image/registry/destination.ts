@@ -20,8 +20,8 @@ import {
 } from '../referrers.js';
 import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
 import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
-import { cancelOpenUploads, type OpenUpload, pushBlob } from '../upload.js';
 import { streamBlob } from './streamed-upload.js';
+import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
 
 export interface RegistryDestinationOptions {
   signal: AbortSignal;
