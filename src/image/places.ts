@@ -9,7 +9,9 @@ import type { RegistryClient } from '../api/registry/client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
 import { formatPlace, type PlaceRef } from '../ref/transport.js';
-import type { CompressedLayers, KnownBlobs, UploadStateStore } from './resume-state.js';
+import type { CompressedLayers } from './engine/compressed-layers.js';
+import type { KnownBlobs } from './registry/known-blobs.js';
+import type { UploadStateStore } from './registry/upload-state.js';
 import type { ImageDestination, ImageSource } from './store.js';
 
 export interface PlaceDeps {

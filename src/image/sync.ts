@@ -13,7 +13,7 @@ import { runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
-import { KnownBlobs } from './resume-state.js';
+import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { BlobFeed, ImageDestination } from './store.js';
 import type { SyncMapping } from './sync-file.js';

@@ -18,9 +18,9 @@ import { IntegrityError, UnexpectedAnswerError, ValidationError } from '../../er
 import { sha256Digest } from '../../oci/manifest.js';
 import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../oci/media-types.js';
 import { WRITE_BATCH } from '../io-sizes.js';
-import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
 import { compressBytes, compressFile, ENGINE_GZIP_LEVEL, gzipStream, levelFor, limiter } from './compress.js';
+import type { CompressedLayers } from './compressed-layers.js';
 import { readTarStream } from './tar-stream.js';
 
 /** Entries up to this size are kept in memory; larger ones are spooled to a file. */

@@ -11,9 +11,9 @@ import type { EngineClient } from '../../api/engine/client.js';
 import { NotFoundError } from '../../errors.js';
 import { parseManifest, sha256Digest } from '../../oci/manifest.js';
 import { type Descriptor, DOCKER_MANIFEST } from '../../oci/media-types.js';
-import type { CompressedLayers } from '../resume-state.js';
 import type { BlobRead, ImageSource, StoredManifest, StreamedBlobWriter } from '../store.js';
 import { gzipStream } from './compress.js';
+import type { CompressedLayers } from './compressed-layers.js';
 import { type ExportedImage, readEngineExport } from './export-reader.js';
 
 /**

@@ -18,10 +18,11 @@ import {
   subjectOf,
   withReferrer,
 } from '../referrers.js';
-import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
 import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
+import type { KnownBlobs } from './known-blobs.js';
 import { streamBlob } from './streamed-upload.js';
 import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
+import type { UploadStateStore } from './upload-state.js';
 
 export interface RegistryDestinationOptions {
   signal: AbortSignal;

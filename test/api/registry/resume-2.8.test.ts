@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { type OpenUpload, pushBlob } from '../../../src/image/registry/upload.js';
-import { UploadStateStore } from '../../../src/image/resume-state.js';
+import { UploadStateStore } from '../../../src/image/registry/upload-state.js';
 import type { TransferProgress } from '../../../src/output/progress.js';
 import { describeWithRegistry } from '../../support/registry.js';
 import { useRegistryWorld } from '../../support/registry-world.js';

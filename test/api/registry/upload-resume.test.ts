@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RegistryClient } from '../../../src/api/registry/client.js';
 import { createHttpClient } from '../../../src/http/client.js';
 import { type OpenUpload, pushBlob } from '../../../src/image/registry/upload.js';
-import { UploadStateStore } from '../../../src/image/resume-state.js';
+import { UploadStateStore } from '../../../src/image/registry/upload-state.js';
 import type { TransferProgress } from '../../../src/output/progress.js';
 import { fixedClock } from '../../support/run-cli.js';
 import { type FakeServer, startFakeServer } from './fake-server.js';
