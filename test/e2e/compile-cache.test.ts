@@ -1,7 +1,7 @@
 // The V8 code cache of dist's chunks (src/compile-cache.ts): written atomically, mode 0600, per
 // version; a corrupt cache is ignored and rewritten, never an error. Needs a build.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,13 @@ describe('compile cache', () => {
       const dir = join(cache, 'hubctl', versionDir!);
       const written = stamps(dir);
       expect(Object.keys(written).length).toBeGreaterThan(5);
+      // undici is bundled into a chunk of dist (scripts/build.mjs), so the cache covers it too.
+      const chunks = new URL('../../dist/chunks/', import.meta.url).pathname;
+      const undici = readdirSync(chunks).filter((f) =>
+        readFileSync(join(chunks, f), 'utf8').includes('node_modules/undici/lib/'),
+      );
+      expect(undici).toHaveLength(1);
+      expect(Object.keys(written)).toContain(`${undici[0]}.cache`);
       // And an offline command in between, which compiles its chunks without the flag.
       expect(evalWith(cache, 'api.github.com:443').code).toBe(0);
       const after = stamps(dir);
