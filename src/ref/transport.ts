@@ -164,10 +164,6 @@ export function placesHelp(which: 'all' | 'local'): string {
 
 const OTHER_TRANSPORTS = ['dir', 'containers-storage', 'ostree', 'sif', 'tarball', 'docker', 'file'];
 
-export function isLocalPlace(input: string): boolean {
-  return LOCAL_KINDS.some((t) => input.startsWith(placeKind(t).prefix));
-}
-
 /**
  * Parses a place. A bare reference and `docker://REF` are a registry; `opts.defaultTag` as in
  * parseReference. Anything else with a `word:` prefix that is not a registry host names its forms.
