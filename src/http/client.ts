@@ -170,6 +170,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal: plan.opts.signal,
         headersTimeout: plan.timeoutMs,
         bodyTimeout: plan.timeoutMs,
+        // undici closes the connection after every HEAD unless told otherwise (for servers that
+        // send a body with it, undici#258); registries do not, and a sync sends hundreds of HEADs.
+        ...(plan.method === 'HEAD' ? { reset: false } : {}),
       })
       .catch((err: unknown) => {
         // Says which proxy the failure went through: a corporate network's usual suspect.
