@@ -3,8 +3,8 @@
 // destination once (the others wait for it and count it as skipped), and within one registry it is
 // mounted. A tag that fails does not stop the others; the report says which failed and why.
 
-import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import type { ImageReference, RepositoryName } from '../ref/reference.js';

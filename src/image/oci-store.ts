@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseManifest, sha256Digest } from '../api/registry/manifest.js';
-import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, ValidationError } from '../errors.js';
 import { tryLock, withLock } from '../files/lock.js';
+import { parseManifest, sha256Digest } from '../oci/manifest.js';
+import { type Descriptor, type ImageIndex, OCI_INDEX } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { OciLayout, REF_NAME } from './oci-layout.js';
 import {

@@ -7,14 +7,14 @@
 // what it had not finished (a tag is named at the destination only once its image is whole).
 // A mapping or tag that fails is one sentence in the report; the others still run.
 
-import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
-import { KnownBlobs } from './resume-state.js';
+import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { BlobFeed, ImageDestination, ImageSource } from './store.js';
 import type { SyncMapping } from './sync-file.js';

@@ -7,12 +7,17 @@ import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
 import type { HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
+import {
+  type ParsedManifest,
+  parseManifest,
+  sha256Digest,
+  verifyManifestDigest,
+} from '../../oci/manifest.js';
+import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from '../../oci/media-types.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { readAnswer } from '../answer.js';
 import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { scopeFor } from './auth.js';
-import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
-import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from './media-types.js';
 import { type RateLimit, rateLimitOf } from './rate-limit.js';
 import {
   type Actions,

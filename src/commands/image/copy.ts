@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parsePlatform } from '../../image/platform.js';
-import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
+import { LOCAL_PREFIXES, PLACE_FORMS, type PlaceRef, parsePlace, placesHelp } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import { runAllTags } from './copy-all-tags.js';
 import type { CopyOptions } from './copy-options.js';
@@ -53,11 +53,12 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
   const cmd = transferOptions(
     group
       .command('copy')
-      .description('Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:')
+      .description(`Copy an image from any place to any other: registry, ${LOCAL_PREFIXES}`)
       .argument('<src>', `where the image is: ${PLACE_FORMS}`)
       .argument('<dst>', 'where it goes (same forms)'),
   )
     .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
+    .addHelpText('after', placesHelp('all'))
     .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }, self: Command) => {
       checkFlags(o);
       const allTags = Boolean(o.allTags);
