@@ -156,6 +156,10 @@ function nodeExtraCerts(env: Record<string, string | undefined>): string[] {
  * kept out of wasm. Set before undici compiles llhttp (on its first connection); the flag only
  * touches wasm, and undici's parser is the only wasm hubctl runs.
  */
+let parserOnBaseline = false;
 function keepParserOnBaseline(): void {
+  // Once: the dispatcher is picked for every request, and setting a V8 flag is not free.
+  if (parserOnBaseline) return;
+  parserOnBaseline = true;
   setFlagsFromString('--liftoff-only');
 }
