@@ -122,9 +122,8 @@ export class RegistryClient extends RegistryTransport {
     return { bytes, digest, mediaType: parsed.mediaType, parsed };
   }
 
-  /** HEAD a manifest: undefined when it does not exist. */
-  async headManifest(repo: RepositoryName, reference: string): Promise<ManifestHead | undefined> {
-    const what = `checking manifest ${reference} of ${repo.registry}/${repo.repository}`;
+  /** The answer to a HEAD of a manifest (every current type accepted), its empty body drained. */
+  private async headManifestAnswer(repo: RepositoryName, reference: string, what: string) {
     const res = await this.send(repo, {
       method: 'HEAD',
       url: `v2/${repo.repository}/manifests/${reference}`,
@@ -133,6 +132,13 @@ export class RegistryClient extends RegistryTransport {
       what,
     });
     await res.dump().catch(() => undefined);
+    return res;
+  }
+
+  /** HEAD a manifest: undefined when it does not exist. */
+  async headManifest(repo: RepositoryName, reference: string): Promise<ManifestHead | undefined> {
+    const what = `checking manifest ${reference} of ${repo.registry}/${repo.repository}`;
+    const res = await this.headManifestAnswer(repo, reference, what);
     if (res.status === 404) return undefined;
     await this.expect(res, [200], what, 'HEAD');
     const size = Number(res.headers['content-length']);
@@ -149,14 +155,7 @@ export class RegistryClient extends RegistryTransport {
    */
   async rateLimit(repo: RepositoryName, reference: string): Promise<RateLimit | undefined> {
     const what = `checking the rate limit of ${repo.registry}/${repo.repository}`;
-    const res = await this.send(repo, {
-      method: 'HEAD',
-      url: `v2/${repo.repository}/manifests/${reference}`,
-      actions: ['pull'],
-      headers: { accept: MANIFEST_ACCEPT },
-      what,
-    });
-    await res.dump().catch(() => undefined);
+    const res = await this.headManifestAnswer(repo, reference, what);
     if (res.status === 404)
       throw new NotFoundError(`${what}: ${repo.repository}:${reference} does not exist`);
     // 429 carries the headers too: the limit is reached.

@@ -4,18 +4,17 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { LOCAL_FORMS, LOCAL_PREFIXES, type PlaceRef, parsePlace, placesHelp } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
+import {
+  type TransferFlags,
+  type TransferSettings,
+  transferOptions,
+  transferSettings,
+} from './transfer-options.js';
 
-export interface PullOptions {
+export interface PullOptions extends TransferSettings {
   ref: ImageReference;
   dest: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  keepDigests: boolean;
-  referrers?: boolean;
-  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -27,8 +26,8 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .argument('<dest>', LOCAL_FORMS),
   )
     .addHelpText('after', placesHelp('local'))
-    .action((ref: string, dest: string, o: CopyFlags, self: Command) => {
-      checkFlags(o);
+    .action((ref: string, dest: string, o: TransferFlags, self: Command) => {
+      const settings = transferSettings(o, self);
       const place = parsePlace(dest);
       if (place.transport === 'registry')
         throw new UsageError(`pull writes a local image (${LOCAL_PREFIXES}): use image copy ${ref} ${dest}`);
@@ -39,12 +38,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       const opts: PullOptions = {
         ref: parseReference(ref.replace(/^docker:\/\//, '')),
         dest: place,
-        platform: o.platform,
-        allPlatforms: Boolean(o.allPlatforms),
-        concurrency: o.concurrency,
-        keepDigests: Boolean(o.keepDigests),
-        referrers: Boolean(o.referrers),
-        ...concurrencyDefaulted(self),
+        ...settings,
       };
       return host.run((ctx) => runner(ctx, opts));
     });

@@ -4,8 +4,8 @@ import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { LOCAL_FORMS, LOCAL_PREFIXES, type PlaceRef, parsePlace, placesHelp } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
+import { checkFlags, concurrencyDefaulted, type TransferFlags, transferOptions } from './transfer-options.js';
 
 export interface PushOptions {
   src: PlaceRef;
@@ -26,7 +26,7 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .argument('<ref>', 'destination image reference'),
   )
     .addHelpText('after', placesHelp('local'))
-    .action((src: string, ref: string, o: CopyFlags, self: Command) => {
+    .action((src: string, ref: string, o: TransferFlags, self: Command) => {
       checkFlags(o);
       const place = parsePlace(src);
       if (place.transport === 'registry')

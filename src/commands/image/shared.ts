@@ -15,7 +15,7 @@ import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress } from '../../output/progress.js';
 import type { PlaceRef } from '../../ref/transport.js';
-import { positiveInt } from '../host.js';
+import type { TransferSettings } from './transfer-options.js';
 
 /** `--platform`, else HUBCTL_PLATFORM, else this machine's (linux/<arch>). */
 export function wantedPlatform(ctx: Context, flag: string | undefined): PlatformSpec {
@@ -92,17 +92,10 @@ export function platformChoice(ctx: Context, flag: string | undefined, all: bool
   return { kind: 'one', platform: wantedPlatform(ctx, flag), explicit: flag !== undefined };
 }
 
-export interface TransferRequest {
+export interface TransferRequest extends Omit<TransferSettings, 'keepDigests'> {
   src: PlaceRef;
   dst: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  /** --concurrency was not given: a registry's `concurrency` setting may replace it. */
-  concurrencyDefault?: boolean;
   keepDigests?: boolean;
-  /** Carry the referrers along (--referrers). */
-  referrers?: boolean;
   /** Which place the result names (a pull names its source, as docker pull does). */
   names?: 'source' | 'destination';
 }
@@ -174,6 +167,3 @@ export function printTransfer(ctx: Context, verb: string, result: TransferResult
   );
   ctx.output.line(`${result.reference.replace(/@sha256:[a-f0-9]{64}$/, '')}@${result.digest}`);
 }
-
-/** `--concurrency`: blobs transferred at once, 1 to 32. */
-export const concurrencyOption = positiveInt('--concurrency', 32);

@@ -6,7 +6,7 @@
 import type { Clock } from '../../clock.js';
 import { HubctlError } from '../../errors.js';
 import { errorCode } from '../errors.js';
-import { isRead, type Layer, type Outgoing } from './exchange.js';
+import { type Answer, isRead, type Layer, type Outgoing } from './exchange.js';
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** A read the server failed is asked again too; a write that met a 500 may have landed. */
@@ -74,7 +74,7 @@ export function createRetrier(options: RetryOptions): Retrier {
 
   const layer: Layer = (next) => async (req) => {
     for (;;) {
-      let res: Awaited<ReturnType<typeof next>>;
+      let res: Answer;
       try {
         res = await next(req);
       } catch (err) {
