@@ -34,13 +34,6 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
-/**
- * Raw control characters: none may stand inside a compact page, only whitespace at its very end.
- * V8 finds the first class many times faster than the second (or either with the g flag), so the
- * second runs only when the first finds something, usually a backslash.
- */
-const CONTROL_OR_BACKSLASH = /[\x00-\x1f\\]/;
-const CONTROL = /[\x00-\x1f]/;
 const EVENTS = 'events';
 const NEXT = 'next_page_token';
 const ID = 'audit_event_id';
@@ -57,7 +50,7 @@ export function scanAuditPage(body: Buffer, maxEvents: number): ScannedPage | un
   const s = body.toString('latin1');
   let end = s.length;
   while (end > 0 && isSpace(s.charCodeAt(end - 1))) end--;
-  if (controlBefore(s, end)) return undefined;
+  if (controlBefore(body, end)) return undefined;
   try {
     return new Scanner(s, body, end, maxEvents).page();
   } catch (err) {
@@ -340,9 +333,16 @@ class Scanner {
   }
 }
 
-function controlBefore(s: string, end: number): boolean {
-  const content = end === s.length ? s : s.slice(0, end);
-  return CONTROL_OR_BACKSLASH.test(content) && CONTROL.test(content);
+/**
+ * Whether a raw control character stands before `end`: none may inside a compact page, only
+ * whitespace past its content. One memchr per control byte is faster than a regular expression.
+ */
+function controlBefore(body: Buffer, end: number): boolean {
+  for (let c = 0; c < 0x20; c++) {
+    const at = body.indexOf(c);
+    if (at !== -1 && at < end) return true;
+  }
+  return false;
 }
 
 function isSpace(c: number): boolean {
