@@ -197,7 +197,11 @@ try {
     const cpu0 = process.cpuUsage();
     const replayer = new lib.Replayer(lib.compilePolicies(base), lib.compilePolicies(cand));
     const splitter = new lib.LineSplitter(
-      { line: (t, n) => replayer.line(t, 'bench', n), tooLong: () => replayer.tooLong() },
+      {
+        line: (t, n) => replayer.line(t, 'bench', n),
+        lineIn: (t, s, e, n) => replayer.lineIn(t, s, e, 'bench', n),
+        tooLong: () => replayer.tooLong(),
+      },
       1 << 20,
     );
     for (let o = 0; o < bytes.length; o += 1 << 20)

@@ -7,7 +7,8 @@
 // (their payload fields are not documented), and events missing what a request needs.
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
-import { type AuditRecord, readAuditRecord } from './record.js';
+import { EventFieldReader, type ReplayEvent } from './event-fields.js';
+import { readAuditRecord } from './record.js';
 
 export const SKIP = {
   notJson: 'not JSON',
@@ -37,13 +38,20 @@ const ACTION_OF_PROTOCOL = new Map([
   ['udp', 'connect:udp'],
 ]);
 
+/** ACTION_OF_METHOD.get, the usual methods compared first (a string read from a line has no hash yet). */
+function actionOfMethod(method: string): string | undefined {
+  if (method === 'HTTP_METHOD_GET') return 'request:get';
+  if (method === 'HTTP_METHOD_POST') return 'request:post';
+  return ACTION_OF_METHOD.get(method);
+}
+
 export interface ReplayRequest {
   action: string;
   destination: string;
 }
 
 /** The request an audit record stands for, or the reason (a SKIP value) it is not replayed. */
-export function requestOf(r: AuditRecord): ReplayRequest | string {
+export function requestOf(r: ReplayEvent): ReplayRequest | string {
   const category = r.category;
   if (category === 'AUDIT_CATEGORY_MANAGEMENT') return SKIP.management;
   if (category === 'AUDIT_CATEGORY_EXECUTION') return SKIP.execution;
@@ -52,14 +60,17 @@ export function requestOf(r: AuditRecord): ReplayRequest | string {
     const protocol = r.networkEgress?.protocol;
     const resource = r.resource;
     if (protocol === undefined || resource === undefined || resource === '') return SKIP.egressFields;
-    const action = ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase());
+    const action =
+      protocol === 'tcp'
+        ? 'connect:tcp'
+        : (ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase()));
     if (action === undefined) return SKIP.egressProtocol;
     return { action, destination: resource };
   }
   if (type === 'http_request') {
     const h = r.httpRequest;
     if (!h?.method || !h.host || !h.port || h.path === undefined) return SKIP.httpFields;
-    const action = ACTION_OF_METHOD.get(h.method);
+    const action = actionOfMethod(h.method);
     if (action === undefined) return SKIP.httpMethod;
     // an IPv6 host is recorded without brackets
     const host = h.host.includes(':') && !h.host.startsWith('[') ? `[${h.host}]` : h.host;
@@ -95,6 +106,14 @@ export const MAX_GROUPS = 100_000;
 const MAX_CACHE = 200_000;
 
 /**
+ * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
+ * line, or of the block of lines decoded with it, which it would keep in memory. (V8 makes the
+ * concatenation one new flat string to slice it: the slice holds that copy alone. JSON.parse of
+ * JSON.stringify copies too, at four times the cost.)
+ */
+const detached = (s: string): string => `${s} `.slice(0, -1);
+
+/**
  * A name kept apart from the event line it was read from (a substring of a line keeps the whole line
  * alive): each distinct name is copied once.
  */
@@ -105,7 +124,7 @@ class Names {
   keep(name: string): string {
     let kept = this.pool.get(name);
     if (kept === undefined) {
-      kept = JSON.parse(JSON.stringify(name)) as string;
+      kept = detached(name);
       if (this.pool.size < MAX_GROUPS) this.pool.set(kept, kept);
     }
     return kept;
@@ -130,28 +149,33 @@ class Group {
     readonly recorded?: 'allow' | 'deny',
   ) {}
 
-  add(r: AuditRecord, names: Names): void {
+  add(r: ReplayEvent, names: Names): void {
     this.count++;
-    if (r.user !== undefined && !this.users.has(r.user)) {
+    const user = r.user;
+    if (user !== undefined && !this.users.has(user)) {
       if (this.users.size < MAX_NAMES && names.held < MAX_HELD) {
-        this.users.add(names.keep(r.user));
+        this.users.add(names.keep(user));
         names.held++;
       } else this.usersCapped = true;
     }
-    if (r.agent !== undefined && !this.agents.has(r.agent)) {
+    const agent = r.agent;
+    if (agent !== undefined && !this.agents.has(agent)) {
       if (this.agents.size < MAX_NAMES && names.held < MAX_HELD) {
-        this.agents.add(names.keep(r.agent));
+        this.agents.add(names.keep(agent));
         names.held++;
       } else this.agentsCapped = true;
     }
-    const t = r.timeMs;
+    const time = r.time;
+    if (time === undefined) return;
+    // readAuditRecord's timeMs: NaN (never first or last) when unreadable
+    const t = Date.parse(time);
     if (t < this.firstMs) {
       this.firstMs = t;
-      this.first = r.time;
+      this.first = detached(time);
     }
     if (t > this.lastMs) {
       this.lastMs = t;
-      this.last = r.time;
+      this.last = detached(time);
     }
   }
 }
@@ -203,9 +227,6 @@ export interface ReplayReport {
 interface Entry {
   before: EvalResult;
   after: EvalResult;
-  key: string;
-  action: string;
-  destination: string;
   /** undefined: not looked up yet; null: none (past MAX_GROUPS). */
   change: Group | null | undefined;
   drift: Group | null | undefined;
@@ -219,11 +240,17 @@ const byCount = <T extends { count: number; resource: string; action: string }>(
 export class Replayer {
   /** action → destination → decisions (or why not decided); emptied when it holds MAX_CACHE. */
   private readonly cache = new Map<string, Map<string, Entry | string>>();
+  /**
+   * The same for HTTP requests read in place, by the text of their http_request object (which
+   * determines the request: one string to look up instead of a URL to build); emptied with `cache`.
+   */
+  private readonly byHttpText = new Map<string, Entry | string>();
   private cached = 0;
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
   private readonly skipped = new Map<string, number>();
   private readonly names = new Names();
+  private readonly fields = new EventFieldReader();
   private read = 0;
   private replayed = 0;
   private driftCount = 0;
@@ -250,8 +277,28 @@ export class Replayer {
     this.skip(SKIP.tooLong);
   }
 
+  /**
+   * One NDJSON line, text[start, end) (a blank line is no event). Its fields are read in place when
+   * the line is in the simple form EventFieldReader reads; any other line is parsed whole.
+   */
+  lineIn(text: string, start: number, end: number, input: string, lineNo: number): void {
+    if (start === end) return;
+    const ev = this.fields.read(text, start, end);
+    if (ev === undefined) {
+      this.parse(text.slice(start, end), input, lineNo);
+      return;
+    }
+    this.read++;
+    this.record(ev);
+  }
+
   /** One NDJSON line (a blank line is no event). */
   line(text: string, input: string, lineNo: number): void {
+    this.lineIn(text, 0, text.length, input, lineNo);
+  }
+
+  /** A line read with JSON.parse and readAuditRecord. */
+  private parse(text: string, input: string, lineNo: number): void {
     if (text.length === 0 || (text.length < 3 && text.trim() === '')) return;
     this.read++;
     let value: unknown;
@@ -274,56 +321,76 @@ export class Replayer {
     this.record(rec);
   }
 
-  record(rec: AuditRecord): void {
+  record(rec: ReplayEvent): void {
     const req = requestOf(rec);
     if (typeof req === 'string') {
       this.skip(req);
       return;
     }
-    let byDest = this.cache.get(req.action);
-    if (byDest === undefined) {
-      byDest = new Map();
-      this.cache.set(req.action, byDest);
-    }
-    let entry = byDest.get(req.destination);
-    if (entry === undefined) {
-      entry = this.decide(req);
-      if (this.cached >= MAX_CACHE) {
-        for (const m of this.cache.values()) m.clear();
-        this.cached = 0;
-      }
-      byDest.set(req.destination, entry);
-      this.cached++;
-    }
+    // the text of http_request, for an HTTP request (the event may carry one beside a connection)
+    const entry = this.entryOf(req, req.action.startsWith('request:') ? rec.httpText : undefined);
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
     }
     this.replayed++;
     if (entry.before.decision !== entry.after.decision) {
-      if (entry.change === undefined) entry.change = this.group(this.changes, entry, undefined);
+      if (entry.change === undefined) entry.change = this.group(this.changes, entry, req, undefined);
       if (entry.change === null) this.ungroupedChanges++;
       else entry.change.add(rec, this.names);
     }
     const recorded = recordedDecision(rec.decision);
     if (recorded !== undefined && recorded !== entry.before.decision) {
       this.driftCount++;
-      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, recorded);
+      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, req, recorded);
       if (entry.drift === null) this.ungroupedDrift++;
       else entry.drift.add(rec, this.names);
     }
   }
 
+  /** The decisions of a request, from the cache or decided now (and cached). */
+  private entryOf(req: ReplayRequest, httpText: string | undefined): Entry | string {
+    let byDest: Map<string, Entry | string> | undefined;
+    let entry: Entry | string | undefined;
+    if (httpText !== undefined) entry = this.byHttpText.get(httpText);
+    else {
+      byDest = this.cache.get(req.action);
+      if (byDest === undefined) {
+        byDest = new Map();
+        this.cache.set(req.action, byDest);
+      }
+      entry = byDest.get(req.destination);
+    }
+    if (entry !== undefined) return entry;
+    entry = this.decide(req);
+    if (this.cached >= MAX_CACHE) {
+      for (const m of this.cache.values()) m.clear();
+      this.byHttpText.clear();
+      this.cached = 0;
+    }
+    if (byDest === undefined) this.byHttpText.set(detached(httpText!), entry);
+    else byDest.set(detached(req.destination), entry);
+    this.cached++;
+    return entry;
+  }
+
   /** The group of a request (made on its first event), or null past MAX_GROUPS. */
-  private group(groups: Map<string, Group>, e: Entry, recorded: 'allow' | 'deny' | undefined): Group | null {
-    let g = groups.get(e.key);
+  private group(
+    groups: Map<string, Group>,
+    e: Entry,
+    req: ReplayRequest,
+    recorded: 'allow' | 'deny' | undefined,
+  ): Group | null {
+    const key = `${req.action} ${req.destination}`;
+    let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= MAX_GROUPS) return null;
+      const destination = detached(req.destination);
       g =
         recorded === undefined
-          ? new Group(e.action, e.destination, e.before, e.after)
-          : new Group(e.action, e.destination, e.before, e.before, recorded);
-      groups.set(e.key, g);
+          ? new Group(req.action, destination, e.before, e.after)
+          : new Group(req.action, destination, e.before, e.before, recorded);
+      groups.set(detached(key), g);
     }
     return g;
   }
@@ -333,13 +400,9 @@ export class Replayer {
       // evaluate's MIXED results are made anew each time: both are kept as they are
       const before = this.before.evaluate(req.action, req.destination);
       const after = this.after.evaluate(req.action, req.destination);
-      const key = `${req.action} ${req.destination}`;
       return {
         before,
         after,
-        key,
-        action: req.action,
-        destination: req.destination,
         change: undefined,
         drift: undefined,
       };
