@@ -131,7 +131,18 @@ for (const c of cases) {
   );
 }
 
-// Which heavy modules each command pulled in (none may load for these commands).
+// Which heavy modules each command pulled in (none may load for these commands). A package that
+// scripts/build.mjs bundles resolves to no node_modules path; a chunk that bundles a CommonJS one
+// (undici) still names its files, in esbuild's module keys (`…/node_modules/undici/lib/…`).
+const bundled = new Map();
+function bundledIn(url) {
+  if (!url.includes('/dist/') || !url.endsWith('.js')) return new Set();
+  if (!bundled.has(url)) {
+    const text = readFileSync(new URL(url), 'utf8');
+    bundled.set(url, new Set(HEAVY.filter((h) => text.includes(`node_modules/${h}/`))));
+  }
+  return bundled.get(url);
+}
 console.log('heavy modules loaded:');
 let leaked = 0;
 for (const c of cases.slice(1)) {
@@ -142,7 +153,9 @@ for (const c of cases.slice(1)) {
     { HUBCTL_TRACE_FILE: trace },
   );
   const urls = existsSync(trace) ? readFileSync(trace, 'utf8').split('\n') : [];
-  const loaded = HEAVY.filter((h) => urls.some((u) => u.includes(`/node_modules/${h}/`)));
+  const loaded = HEAVY.filter((h) =>
+    urls.some((u) => u.includes(`/node_modules/${h}/`) || bundledIn(u).has(h)),
+  );
   const chunks = new Set(urls.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '')))
     .size;
   if (loaded.length > 0) leaked++;

@@ -149,7 +149,7 @@ complete -c hubctl -n '__fish_seen_subcommand_from image' -a catalog -d 'List a 
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a list -d 'List the images in the container engine, optionally matching a reference pattern'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a pull -d 'Download an image to a local place (resumes a broken pull into oci:)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a push -d 'Upload a local image to a registry (skips, mounts, resumes unfinished uploads)'
-complete -c hubctl -n '__fish_seen_subcommand_from image' -a copy -d 'Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:'
+complete -c hubctl -n '__fish_seen_subcommand_from image' -a copy -d 'Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:, docker-daemon:'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a delete -d 'Delete a manifest by digest; lists every tag that goes with it and asks first'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a referrers -d 'List what points at an image (OCI referrers: signatures, SBOMs, attestations)'
 complete -c hubctl -n '__fish_seen_subcommand_from image' -a attach -d 'Push files as an artifact that points at an image (an SBOM, a scan report), as oras attach does'

@@ -4,6 +4,15 @@
 // written atomically (temporary file, then rename, mode 0600); V8 checks each against its source and
 // rejects a mismatch or a corrupt file, which is then compiled as usual and rewritten. Chunk names
 // carry a hash of their content. Nothing here comes from a server, and no failure here is an error.
+//
+// V8 also checks a cache against a hash of its flags, and a flag set while the process runs
+// (http/dispatcher.ts's --liftoff-only) changes that hash for the rest of the process. So whoever
+// sets one first calls the hook at BEFORE_V8_FLAG: the chunks compiled so far have their caches
+// taken then, under the hash they will be checked against next time, and a chunk compiled after it
+// gets a cache file of its own (`….js--liftoff-only.cache`). (Written at exit under the changed
+// hash, every cache a network command wrote was rejected on its next run and written again: ~50
+// files a run, none ever used.) The hook is a process-wide symbol, as the cache is process-wide (it
+// hooks Module.prototype._compile): http/ reaches it without loading this module or node:v8 here.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -38,12 +47,20 @@ export function useCompileCache(
     wrap(code: string): string;
   };
   const compile = Module.prototype._compile;
-  const fresh: { file: string; script: Script }[] = [];
+  /** Chunks compiled without a cache (or with a rejected one), to be cached at exit. */
+  const fresh: { file: string; script: Script; data?: Buffer }[] = [];
+  /** The V8 flags set at run time so far, which name the cache files of later chunks. */
+  let flagsSet = '';
+  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG] = (flag) => {
+    if (flagsSet.includes(flag)) return;
+    for (const entry of fresh) entry.data ??= entry.script.createCachedData();
+    flagsSet += flag;
+  };
   Module.prototype._compile = function (this: CjsModule, content: string, filename: string) {
     // scripts/build.mjs leaves no import() in a chunk: on node 20 a vm.Script's import() needs
     // --experimental-vm-modules.
     if (dirname(filename) !== chunksDir) return compile.call(this, content, filename);
-    const file = join(dir, `${basename(filename)}.cache`);
+    const file = join(dir, `${basename(filename)}${flagsSet}.cache`);
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(file);
@@ -56,12 +73,12 @@ export function useCompileCache(
   };
   // Written at exit, when the functions that ran are compiled and go into the cache too.
   atExit(() => {
-    for (const { file, script } of fresh) {
+    for (const { file, script, data } of fresh) {
       const tmp = `${file}.${tmpSuffix}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         // Created new (O_EXCL): never written through a symlink planted at the temporary name.
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        writeFileSync(tmp, data ?? script.createCachedData(), { mode: 0o600, flag: 'wx' });
         renameSync(tmp, file);
       } catch {
         rmSync(tmp, { force: true });
@@ -69,3 +86,6 @@ export function useCompileCache(
     }
   });
 }
+
+/** `(flag: string) => void`, called right before a V8 flag is set at run time. */
+export const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');

@@ -98,8 +98,10 @@ export async function openContext(
   globals: GlobalOptions = DEFAULT_GLOBALS,
 ): Promise<Context> {
   if (globals.jq === undefined) return createContext(deps, globals);
-  const { compileJq } = await import('./output/jq.js');
-  return createContext(deps, globals, { jq: await compileJq(globals.jq) });
+  const { compileJq, jqSeconds } = await import('./output/jq.js');
+  return createContext(deps, globals, {
+    jq: await compileJq(globals.jq, jqSeconds(deps.env.HUBCTL_JQ_TIMEOUT)),
+  });
 }
 
 export function createContext(

@@ -41,6 +41,7 @@ Precedence: flag > environment > profile > default.
   HUBCTL_CREDENTIAL_STORE  where auth login stores secrets: file or a docker-credential helper
   HUBCTL_JWT_CACHE         "off": keep hub JWTs in memory only
   HUBCTL_HTTP_TIMEOUT      seconds without a byte before a request is given up (default 30)
+  HUBCTL_JQ_TIMEOUT        seconds --jq may run on one document (default 30)
   HUBCTL_PLATFORM          the platform images are chosen for (default this machine's, linux/ARCH)
   HUBCTL_CHUNK_SIZE        bytes per chunk of a chunked blob upload
   HUBCTL_MONOLITHIC_MAX    blobs up to this size are uploaded in one request

@@ -3,6 +3,7 @@
 import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
 import type { StoredEntry } from '../config/store.js';
+import { baseOf } from '../config/values.js';
 import { AuthError } from '../errors.js';
 import type { SecretStore } from './credential-helper.js';
 import {
@@ -102,11 +103,14 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     }
     const stored = deps.store().hubCredential(settings.profile);
     if (stored) {
-      // Bound to the hub it was verified against at login (files from before had no origin).
+      // Bound to the hub it was verified against at login: its origin and base path (files from
+      // before had the origin alone, or nothing).
       const origin = new URL(settings.baseUrl).origin;
-      if (stored.origin && stored.origin !== origin) {
+      const base = baseOf(settings.baseUrl);
+      const boundTo = stored.base ?? stored.origin;
+      if (boundTo && boundTo !== (stored.base ? base : origin)) {
         throw new AuthError(
-          `the stored credential of profile "${settings.profile}" is for ${stored.origin}; hubctl does not send it to ${origin}`,
+          `the stored credential of profile "${settings.profile}" is for ${boundTo}; hubctl does not send it to ${stored.base ? base : origin}`,
           {
             hint: `Log in to ${origin} with \`hubctl auth login\` under another --profile, or drop --base-url.`,
           },

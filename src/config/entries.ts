@@ -22,6 +22,8 @@ export interface StoredCredential {
   secret: string;
   /** The hub origin a hub credential was verified against at login; it is sent nowhere else. */
   origin?: string;
+  /** The origin and base path it was verified against (`baseOf`); entries from before had only `origin`. */
+  base?: string;
 }
 
 /** A secret kept by a docker credential helper: the file only says where it is. */
@@ -31,6 +33,8 @@ export interface HelperCredential {
   serverUrl: string;
   /** As StoredCredential's. */
   origin?: string;
+  /** As StoredCredential's. */
+  base?: string;
 }
 
 export type StoredEntry = StoredCredential | HelperCredential;

@@ -17,6 +17,16 @@ export function assertProfileName(name: string, from = 'profile name'): string {
 const MAX_URL = 2048;
 
 /** An http(s) base address without credentials, query or fragment; returned without a final slash. */
+/**
+ * What a credential is bound to: the origin and base path of an address, in the URL parser's
+ * normal form (host case, default port, dot segments) and without trailing slashes. Two services on
+ * one host and port under different paths are two services.
+ */
+export function baseOf(url: string): string {
+  const u = new URL(url);
+  return u.origin + u.pathname.replace(/\/+$/, '');
+}
+
 export function checkBaseUrl(value: string, from: string): string {
   // The value is shown with any user name and password replaced: a refusal must not print them.
   const refuse = (why: string) =>

@@ -1,21 +1,36 @@
-// The one HTTP function: user agent, timeouts, abort, credentials attached only to the origin they
-// belong to (redirects included), retries of idempotent requests with backoff and Retry-After (a
-// read whose body is cut is asked again too), bodies read with a cap, failures turned into typed
-// errors with secrets redacted, and a --debug trace. With dispatcher.ts, the only importer of undici.
-
-import { Readable } from 'node:stream';
+// The one HTTP function, a stack of layers (./layers/), each with one job, as go-containerregistry
+// stacks its transports. From the caller down to the wire:
+//
+//   respond          body caps: text/json/bytes read with a cap; a read cut short is sent again
+//   refuseStatuses   an answer the caller did not ask for → ApiError from the error body
+//   followRedirects  GET/HEAD follow up to five hops; a secret in the body never does
+//   plainFailures    undici's failures → NetworkError in plain words ("connection refused")
+//   retry            idempotent, replayable requests; backoff or Retry-After; no write sent twice
+//   bindCredential   the credential to its own origin only, on every hop and every retry
+//   trace            the --debug lines, redacted
+//   wire             one request through undici (dispatcher.ts: direct or through a proxy)
+//
+// Each layer below `respond` is a `Send` around the next (layers/exchange.ts); `outgoing()` below
+// reads the caller's options (user agent, JSON body, credential checks) before anything is sent.
+// With dispatcher.ts and layers/wire.ts, the only importers of undici.
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { HubctlError, NetworkError, UnexpectedAnswerError } from '../errors.js';
-import { BodyTooLargeError, MAX_ERROR_BYTES, MAX_JSON_BYTES, readCapped } from './body.js';
 import { createDispatchers, type DispatcherFor } from './dispatcher.js';
-import { apiErrorFrom, describeNetworkError, errorCode } from './errors.js';
-import { assertSecureCredentialOrigin, type BoundCredential, credentialApplies } from './origin.js';
-import { redactHeaders, redactJson, redactUrl } from './redact.js';
+import { bindCredential, checkCredential } from './layers/credential.js';
+import type { Method, Outgoing, RequestBody, Send } from './layers/exchange.js';
+import { plainFailures } from './layers/failure.js';
+import { followRedirects } from './layers/redirect.js';
+import { type HttpResponse, respond } from './layers/response.js';
+import { createRetrier } from './layers/retry.js';
+import { refuseStatuses } from './layers/status.js';
+import { trace } from './layers/trace.js';
+import { wire } from './layers/wire.js';
+import type { BoundCredential } from './origin.js';
 
+export type { Method, RequestBody } from './layers/exchange.js';
+export type { HttpResponse } from './layers/response.js';
+export { retryAfterMs } from './layers/retry.js';
 export type { BoundCredential } from './origin.js';
-export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type RequestBody = string | Uint8Array | Readable | AsyncIterable<Uint8Array> | null;
 
 export interface HttpRequestOptions {
   method?: Method;
@@ -41,21 +56,6 @@ export interface HttpRequestOptions {
   okStatuses?: number[] | 'any';
   /** What we were doing, prefixed to error messages ("listing policies of org acme"). */
   what?: string;
-}
-
-export interface HttpResponse {
-  status: number;
-  /** Lower-case header names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** The final URL, after redirects. */
-  url: string;
-  /** The raw body, for streams (blobs); text(), json() and bytes() read it with a cap. */
-  body: Readable;
-  /** At most `limit` bytes (default MAX_JSON_BYTES); more is an UnexpectedAnswerError. */
-  text(limit?: number): Promise<string>;
-  json<T = unknown>(limit?: number): Promise<T>;
-  bytes(limit: number): Promise<Buffer>;
-  dump(): Promise<void>;
 }
 
 export interface HttpClient {
@@ -86,56 +86,11 @@ export interface HttpClientOptions {
   random?: () => number;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** A read the server failed is asked again too; a write that met a 500 may have landed. */
-const READ_RETRY_STATUSES = new Set([...RETRY_STATUSES, 500]);
-/** Failures before the request reached the server: safe to repeat for PUT and DELETE too. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-/** Any dropped or stalled connection: a read (GET/HEAD) is asked again. */
-const READ_RETRY_CODES = new Set([
-  ...NOT_SENT_CODES,
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 5;
-const MAX_RETRY_AFTER_MS = 60_000;
-/** A body read into memory must arrive within this many gaps' time, however it trickles. */
-const READ_DEADLINE_GAPS = 10;
-
-interface Plan {
-  method: Method;
-  url: URL;
-  headers: Record<string, string>;
-  body: RequestBody | undefined;
-  credential?: BoundCredential;
-  isRead: boolean;
-  mayRetry: boolean;
-  follow: boolean;
-  timeoutMs: number;
-  opts: HttpRequestOptions;
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  url: URL;
-  body: Dispatcher.ResponseData['body'];
-}
-
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const maxRetries = options.maxRetries ?? 3;
-  const baseMs = options.retryBaseMs ?? 250;
-  const random = options.random ?? Math.random;
   let dispatcherFor: DispatcherFor | undefined = options.dispatcher
     ? () => ({ dispatcher: options.dispatcher as Dispatcher })
     : undefined;
-  const pick = (url: URL) => {
+  const route: DispatcherFor = (url) => {
     dispatcherFor ??= createDispatchers({
       caFile: options.caFile,
       caFileFor: options.caFileFor,
@@ -144,169 +99,34 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     });
     return dispatcherFor(url);
   };
+  const retrier = createRetrier({
+    clock: options.clock,
+    maxRetries: options.maxRetries,
+    baseMs: options.retryBaseMs,
+    random: options.random,
+  });
+  const layers = [
+    refuseStatuses,
+    followRedirects,
+    plainFailures,
+    retrier.layer,
+    bindCredential(options.debug),
+    trace(options.debug, options.clock),
+  ];
+  const send: Send = layers.reduceRight((next, layer) => layer(next), wire(route));
+  const defaultTimeoutMs = options.timeoutMs ?? 30_000;
 
-  async function once(plan: Plan, url: URL): Promise<Answer> {
-    const headers = { ...plan.headers };
-    const cred = plan.credential;
-    if (cred?.authorization) {
-      if (credentialApplies(cred, url)) headers.authorization = cred.authorization;
-      else options.debug?.(`  credential for ${cred.origin} withheld from ${url.origin}`);
-    }
-    const started = options.clock.now();
-    options.debug?.(`> ${plan.method} ${redactUrl(url)}`);
-    if (options.debug) {
-      for (const [k, v] of Object.entries(redactHeaders(headers))) options.debug(`> ${k}: ${v}`);
-      if (plan.opts.json !== undefined) options.debug(`> ${JSON.stringify(redactJson(plan.opts.json))}`);
-    }
-    const route = pick(url);
-    const res = await route.dispatcher
-      .request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: plan.method,
-        headers,
-        // undici streams any async iterable; its typings only name Readable.
-        body: (plan.body ?? undefined) as string | Uint8Array | Readable | undefined,
-        signal: plan.opts.signal,
-        headersTimeout: plan.timeoutMs,
-        bodyTimeout: plan.timeoutMs,
-      })
-      .catch((err: unknown) => {
-        // Says which proxy the failure went through: a corporate network's usual suspect.
-        throw route.proxy ? Object.assign(err as object, { proxy: route.proxy }) : err;
-      });
-    const flat = flattenHeaders(res.headers);
-    if (options.debug) {
-      options.debug(`< ${res.statusCode} ${redactUrl(url)} (${options.clock.now() - started} ms)`);
-      for (const [k, v] of Object.entries(redactHeaders(flat))) options.debug(`< ${k}: ${v}`);
-    }
-    return { status: res.statusCode, headers: flat, url, body: res.body };
-  }
-
-  /** Sends until an answer worth returning: redirects followed, retryable failures retried. */
-  async function exchange(plan: Plan, state: { attempt: number }): Promise<Answer> {
-    let url = plan.url;
-    let redirects = 0;
-    for (;;) {
-      let res: Answer;
-      try {
-        res = await once(plan, url);
-      } catch (err) {
-        if (plan.opts.signal?.aborted || err instanceof HubctlError) throw err;
-        if (retryable(plan, err) && state.attempt < maxRetries) {
-          await options.clock.sleep(backoff(state.attempt++), plan.opts.signal);
-          continue;
-        }
-        throw failure(plan, url, err, false, state.attempt);
-      }
-
-      if (plan.follow && REDIRECT_STATUSES.has(res.status) && res.headers.location) {
-        await res.body.dump().catch(() => undefined);
-        if (++redirects > MAX_REDIRECTS) {
-          throw new NetworkError(`${prefix(plan)}${plan.method} ${redactUrl(plan.url)}: too many redirects`);
-        }
-        url = new URL(res.headers.location, url);
-        continue;
-      }
-
-      const retryStatuses = plan.isRead ? READ_RETRY_STATUSES : RETRY_STATUSES;
-      if (plan.mayRetry && state.attempt < maxRetries && retryStatuses.has(res.status)) {
-        const wait = retryAfterMs(res.headers['retry-after'], options.clock.now()) ?? backoff(state.attempt);
-        state.attempt++;
-        await res.body.dump().catch(() => undefined);
-        await options.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS), plan.opts.signal);
-        continue;
-      }
-
-      const ok =
-        plan.opts.okStatuses === 'any' ||
-        (plan.opts.okStatuses ?? []).includes(res.status) ||
-        isSuccess(res.status);
-      if (!ok) {
-        const text = plan.method === 'HEAD' ? '' : await errorText(res, plan.timeoutMs);
-        throw apiErrorFrom(res.status, text, { url: redactUrl(url), what: plan.opts.what });
-      }
-      return res;
-    }
-  }
-
-  async function request(opts: HttpRequestOptions): Promise<HttpResponse> {
-    const plan = makePlan(opts, options.userAgent, options.timeoutMs ?? 30_000);
-    const state = { attempt: 0 };
-    let current = await exchange(plan, state);
-
-    // Reads the whole body with a cap; a read whose body is cut or stalls is sent again.
-    const readAll = async (limit: number): Promise<Buffer> => {
-      for (;;) {
-        try {
-          return await readCapped(current.body, limit, {
-            contentLength: current.headers['content-length'],
-            deadlineMs: plan.timeoutMs * READ_DEADLINE_GAPS,
-          });
-        } catch (err) {
-          if (err instanceof BodyTooLargeError) {
-            throw new UnexpectedAnswerError(
-              `${prefix(plan)}unexpected answer from ${current.url.host}: ${err.message}`,
-            );
-          }
-          if (plan.opts.signal?.aborted) throw err;
-          if (plan.isRead && retryable(plan, err) && state.attempt < maxRetries) {
-            await options.clock.sleep(backoff(state.attempt++), plan.opts.signal);
-            current = await exchange(plan, state);
-            continue;
-          }
-          throw failure(plan, current.url, err, true, state.attempt);
-        }
-      }
-    };
-    const text = async (limit = MAX_JSON_BYTES) => (await readAll(limit)).toString('utf8');
-    let plain: Readable | undefined;
-
-    return {
-      status: current.status,
-      headers: current.headers,
-      url: current.url.toString(),
-      // A stream handed out (a blob) fails with the same plain sentence as any read.
-      get body() {
-        plain ??= withPlainErrors(current.body, (err) => failure(plan, current.url, err, true, 0));
-        return plain;
-      },
-      text,
-      bytes: readAll,
-      json: async <T>(limit?: number) => {
-        const body = await text(limit);
-        try {
-          return JSON.parse(body) as T;
-        } catch (err) {
-          throw new UnexpectedAnswerError(
-            `${prefix(plan)}unexpected answer from ${current.url.host}: the body is not valid JSON`,
-            { cause: err },
-          );
-        }
-      },
-      dump: () => current.body.dump(),
-    };
-  }
-
-  function retryable(plan: Plan, err: unknown): boolean {
-    const code = errorCode(err);
-    if (!plan.mayRetry || !code) return false;
-    return plan.isRead ? READ_RETRY_CODES.has(code) : NOT_SENT_CODES.has(code);
-  }
-
-  function backoff(attempt: number): number {
-    return Math.round(random() * baseMs * 2 ** attempt);
-  }
-
-  return { request };
+  return {
+    request: async (opts) => respond(send, outgoing(opts, options.userAgent, defaultTimeoutMs), retrier),
+  };
 }
 
-function makePlan(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs: number): Plan {
-  const method = opts.method ?? 'GET';
+/** The caller's options as the layers read them; a misuse of the API throws here, before any IO. */
+function outgoing(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs: number): Outgoing {
   const url = new URL(String(opts.url));
   const headers: Record<string, string> = { 'user-agent': userAgent, ...lowerKeys(opts.headers) };
   if ('authorization' in headers || 'proxy-authorization' in headers) {
-    // A programming error: only this layer attaches credentials, so it can keep them at their origin.
+    // A programming error: only the credential layer attaches credentials, so it can keep them at their origin.
     throw new Error('HttpClient.request: pass credentials as `credential`, never as a header');
   }
   let body: RequestBody | undefined = opts.body;
@@ -314,110 +134,26 @@ function makePlan(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs:
     body = JSON.stringify(opts.json);
     headers['content-type'] ??= 'application/json';
   }
-  const cred = opts.credential;
-  if (cred) {
-    assertSecureCredentialOrigin(cred);
-    if (!cred.authorization && url.origin !== cred.origin) {
-      throw new Error(`HttpClient.request: a secret for ${cred.origin} cannot be sent to ${url.origin}`);
-    }
-  }
-  const replayable =
-    body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-  const isRead = method === 'GET' || method === 'HEAD';
-  const idempotent = isRead || method === 'PUT' || method === 'DELETE';
+  checkCredential(opts.credential, url);
   return {
-    method,
+    method: opts.method ?? 'GET',
     url,
     headers,
     body,
-    credential: cred,
-    isRead,
-    mayRetry: (opts.retry ?? idempotent) && idempotent && replayable,
-    // A secret in the body never follows a redirect.
-    follow: (opts.followRedirects ?? isRead) && !(cred && !cred.authorization),
+    json: opts.json,
+    credential: opts.credential,
+    signal: opts.signal,
     timeoutMs: opts.timeoutMs ?? defaultTimeoutMs,
-    opts,
+    retry: opts.retry,
+    followRedirects: opts.followRedirects,
+    okStatuses: opts.okStatuses,
+    what: opts.what,
+    attempts: { retried: 0 },
   };
-}
-
-function prefix(plan: Plan): string {
-  return plan.opts.what ? `${plan.opts.what}: ` : '';
-}
-
-function failure(plan: Plan, url: URL, err: unknown, reading: boolean, attempts: number): NetworkError {
-  const tries = attempts > 0 ? ` (tried ${attempts + 1} times)` : '';
-  const proxy = (err as { proxy?: unknown } | null)?.proxy;
-  const via = typeof proxy === 'string' ? ` (through the proxy ${redactUrl(proxy).replace(/\/$/, '')})` : '';
-  return new NetworkError(
-    `${prefix(plan)}${plan.method} ${redactUrl(url)} failed: ${describeNetworkError(err, reading)}${via}${tries}`,
-    {
-      cause: err,
-      hint:
-        reading && !plan.isRead
-          ? 'The request was not repeated: it may or may not have taken effect.'
-          : undefined,
-    },
-  );
-}
-
-/**
- * The body as a stream of its own whose network failures are NetworkErrors (their cause kept), in
- * the same plain sentence as any read: a Readable over the body's public events, with backpressure
- * (pause when full, resume when read). Destroying it destroys the body, which ends the request.
- */
-function withPlainErrors(body: Answer['body'], toPlain: (err: unknown) => Error): Readable {
-  const out = new Readable({
-    read() {
-      body.resume();
-    },
-    destroy(err, cb) {
-      body.destroy();
-      cb(err);
-    },
-  });
-  body.on('data', (chunk: Buffer) => {
-    if (!out.push(chunk)) body.pause();
-  });
-  body.once('end', () => out.push(null));
-  body.once('error', (err) => {
-    const code = errorCode(err);
-    out.destroy(code && READ_RETRY_CODES.has(code) ? toPlain(err) : err);
-  });
-  return out;
-}
-
-/** An error body, for its message only: the first MAX_ERROR_BYTES, never more. */
-async function errorText(res: Answer, timeoutMs: number): Promise<string> {
-  try {
-    const buf = await readCapped(res.body, MAX_ERROR_BYTES, { truncate: true, deadlineMs: timeoutMs });
-    return buf.toString('utf8');
-  } catch {
-    return '';
-  }
-}
-
-function isSuccess(status: number): boolean {
-  return status >= 200 && status < 300;
 }
 
 function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
   return out;
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-/** Retry-After as seconds or as an HTTP date. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -1,16 +1,15 @@
 // `image copy --all-tags SRC-REPO DST-REPO`: every tag of a repository through the one transfer,
 // a few tags at a time. Tags of one repository share most of their blobs: each blob goes to the
-// destination once (the others wait for it and count it as skipped), and within one registry it is
-// mounted. A tag that fails does not stop the others; the report says which failed and why.
+// destination once (blobs-once.ts), and within one registry it is mounted. A tag that fails does
+// not stop the others; the report says which failed and why.
 
-import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import type { ImageReference, RepositoryName } from '../ref/reference.js';
+import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
 import type { PlatformChoice } from './select.js';
-import type { BlobFeed, ImageDestination, StoredManifest } from './store.js';
 import { transfer } from './transfer.js';
 
 /** Tags copied at most: a repository of more is copied in parts (`--limit` of tags). */
@@ -48,38 +47,7 @@ export interface AllTagsOptions {
   onTag?: (outcome: TagOutcome) => void;
 }
 
-/** One put per blob across every tag's destination: later callers wait for it. */
-class BlobsOnce {
-  private readonly puts = new Map<string, Promise<BlobAction>>();
-
-  wrap(dest: ImageDestination): ImageDestination {
-    const puts = this.puts;
-    return {
-      name: dest.name,
-      accepts: dest.accepts,
-      multiPlatform: dest.multiPlatform,
-      maxConcurrency: dest.maxConcurrency,
-      hasBlob: (d) => dest.hasBlob(d),
-      async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
-        const first = puts.get(d.digest);
-        if (first) {
-          await first;
-          progress.done(d.digest, d.size, 'skipped');
-          return 'skipped';
-        }
-        const put = dest.putBlob(d, feed, progress);
-        puts.set(d.digest, put);
-        // A failed put is not shared: the next tag tries again.
-        put.catch(() => puts.delete(d.digest));
-        return put;
-      },
-      putManifest: (m: StoredManifest, top: boolean) => dest.putManifest(m, top),
-      ...(dest.putReferrer ? { putReferrer: dest.putReferrer.bind(dest) } : {}),
-      commit: () => dest.commit(),
-      abort: (reason) => dest.abort(reason),
-    };
-  }
-}
+const name = (r: RepositoryName) => `${r.registry}/${r.repository}`;
 
 export async function copyAllTags(tags: readonly string[], opts: AllTagsOptions): Promise<AllTagsReport> {
   const once = new BlobsOnce();
@@ -89,7 +57,7 @@ export async function copyAllTags(tags: readonly string[], opts: AllTagsOptions)
       const from = { transport: 'registry' as const, ref: ref(opts.src, tag) };
       const source = await openSource(from, opts.deps);
       const dest = await openDestination({ transport: 'registry', ref: ref(opts.dst, tag) }, from, opts.deps);
-      const result = await transfer(source, once.wrap(dest), {
+      const result = await transfer(source, once.wrap(dest, name(opts.dst)), {
         platforms: opts.platforms,
         progress: opts.progress,
         concurrency: opts.blobConcurrency,
@@ -110,7 +78,6 @@ export async function copyAllTags(tags: readonly string[], opts: AllTagsOptions)
     }
   });
   const copied = outcomes.filter((o) => o.status === 'copied').length;
-  const name = (r: RepositoryName) => `${r.registry}/${r.repository}`;
   return {
     source: name(opts.src),
     destination: name(opts.dst),

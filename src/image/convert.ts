@@ -3,7 +3,7 @@
 // ("no descriptor found for reference" otherwise). Blobs keep their bytes and digests (a docker
 // config is an OCI config; a docker layer is an OCI layer); the manifests' digests change.
 
-import { sha256Digest } from '../api/registry/manifest.js';
+import { sha256Digest } from '../oci/manifest.js';
 import {
   type Descriptor,
   DOCKER_CONFIG,
@@ -19,7 +19,7 @@ import {
   REGISTRY_CONFIG,
   REGISTRY_LIST,
   REGISTRY_MANIFEST,
-} from '../api/registry/media-types.js';
+} from '../oci/media-types.js';
 import type { Selection } from './select.js';
 import type { StoredManifest } from './store.js';
 

@@ -8,8 +8,8 @@
 // registry's garbage collection removes what nothing references.
 
 import type { DeleteOutcome, RegistryClient } from '../api/registry/client.js';
-import { type Descriptor, isIndexType } from '../api/registry/media-types.js';
 import { NotFoundError } from '../errors.js';
+import { type Descriptor, isIndexType } from '../oci/media-types.js';
 import { runPool } from '../pool.js';
 import { formatReference, type ImageReference, manifestReference } from '../ref/reference.js';
 import { manifestsBelow } from './manifest-tree.js';

@@ -7,7 +7,9 @@
 // and an OCI reader understand it; REF (or the source's name) becomes its RepoTags.
 
 import { createHash } from 'node:crypto';
-import { sha256Digest } from '../api/registry/manifest.js';
+import { NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { listSome } from '../list-some.js';
+import { sha256Digest } from '../oci/manifest.js';
 import {
   type Descriptor,
   DOCKER_CONFIG,
@@ -15,9 +17,7 @@ import {
   DOCKER_LAYER_TAR,
   DOCKER_MANIFEST,
   type ImageManifest,
-} from '../api/registry/media-types.js';
-import { NotFoundError, UsageError, ValidationError } from '../errors.js';
-import { listSome } from '../list-some.js';
+} from '../oci/media-types.js';
 import { formatReference, parseReference } from '../ref/reference.js';
 import { parseIndexJson, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';

@@ -1,7 +1,7 @@
 // An image's config blob, and the platform it names. A single image (a manifest reached without an
 // index) says its platform only there, so a platform asked for is checked against it.
 
-import { type Descriptor, DOCKER_CONFIG, OCI_CONFIG, REGISTRY_CONFIG } from '../api/registry/media-types.js';
+import { type Descriptor, DOCKER_CONFIG, OCI_CONFIG, REGISTRY_CONFIG } from '../oci/media-types.js';
 import { formatPlatform, imageIsFor, type PlatformSpec, platformMatches } from './platform.js';
 
 /** Configs are a few KiB; this bounds what is read into memory. */

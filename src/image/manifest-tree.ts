@@ -3,9 +3,9 @@
 // manifest is fetched once, and the depth is bounded so that a malformed tree ends in a sentence
 // rather than in endless recursion.
 
-import type { ParsedManifest } from '../api/registry/manifest.js';
-import { type Descriptor, isIndexType } from '../api/registry/media-types.js';
 import { ValidationError } from '../errors.js';
+import type { ParsedManifest } from '../oci/manifest.js';
+import { type Descriptor, isIndexType } from '../oci/media-types.js';
 import { formatPlatform, matchManifest, noImageFor, type PlatformSpec } from './platform.js';
 
 export interface TreeManifest {

@@ -3,8 +3,8 @@
 // first, blobs as they arrive, manifests, and `index.json` last (tar readers take entries in any
 // order). Writing replaces the file, as skopeo does: one archive, one image.
 
-import { type Descriptor, OCI_INDEX } from '../api/registry/media-types.js';
 import { NotFoundError } from '../errors.js';
+import { type Descriptor, OCI_INDEX } from '../oci/media-types.js';
 import { parseIndexJson, pickFromIndex, REF_NAME } from './oci-layout.js';
 import { localManifest } from './oci-store.js';
 import type { BlobRead, ImageSource, StoredManifest } from './store.js';

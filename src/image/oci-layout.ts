@@ -1,17 +1,18 @@
-// OCI image layouts on disk: `oci-layout`, `index.json`, `blobs/sha256/<hex>`. Writes go through a
-// temporary file and a rename; blobs are verified while they stream (verified-write.ts).
+// OCI image layouts on disk: `oci-layout`, `index.json`, `blobs/sha256/<hex>`. Writes go through
+// files/atomic.ts (a temporary file, fsync, a rename); blobs are verified while they stream
+// (verified-write.ts).
 
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { sha256Digest } from '../api/registry/manifest.js';
-import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, UsageError, ValidationError } from '../errors.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { withLock } from '../files/lock.js';
 import { filesystemError, kindOf, openInput } from '../files/safe-open.js';
 import { listSome } from '../list-some.js';
+import { sha256Digest } from '../oci/manifest.js';
+import { type Descriptor, type ImageIndex, OCI_INDEX } from '../oci/media-types.js';
 import { assertDigest } from '../ref/reference.js';
 import { READ_CHUNK } from './io-sizes.js';
 import { sha256OfFile } from './verified-write.js';
@@ -64,7 +65,7 @@ export class OciLayout implements LocalBlobSource {
     try {
       await stat(join(dir, 'oci-layout'));
     } catch {
-      await atomicWrite(join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+      await writeFileAtomic(join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
     }
     return new OciLayout(dir);
   }
@@ -170,7 +171,7 @@ export class OciLayout implements LocalBlobSource {
     const st = await this.blobEntry(digest);
     if (st?.isDirectory()) throw new ValidationError(`${path} is a directory, not a blob`);
     if (st?.isFile() && st.size === bytes.length && (await readFile(path)).equals(bytes)) return;
-    await atomicWrite(path, bytes);
+    await writeFileAtomic(path, bytes);
   }
 
   async readIndex(): Promise<ImageIndex> {
@@ -220,30 +221,10 @@ export class OciLayout implements LocalBlobSource {
       tag !== undefined ? d.annotations?.[REF_NAME] !== tag : d.digest !== descriptor.digest,
     );
     index.manifests.push(entry);
-    await atomicWrite(
+    await writeFileAtomic(
       join(this.dir, 'index.json'),
       JSON.stringify({ ...index, schemaVersion: 2, manifests: index.manifests }),
     );
-  }
-}
-
-/** Writes a file through a temporary sibling and a rename. */
-export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
-  try {
-    // Created new: never through a symlink or into a file that exists.
-    await writeFile(tmp, data, { flag: 'wx' });
-  } catch (err) {
-    throw filesystemError(err, tmp, 'cannot write');
-  }
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
-      throw new ValidationError(`${path} is a directory, not a file`, { cause: err });
-    throw filesystemError(err, path, 'cannot write');
   }
 }
 

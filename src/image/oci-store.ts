@@ -4,12 +4,13 @@
 // rewritten when its bytes are wrong. index.json names the image only at commit.
 
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, stat, unlink } from 'node:fs/promises';
+import { rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseManifest, sha256Digest } from '../api/registry/manifest.js';
-import { type Descriptor, type ImageIndex, OCI_INDEX } from '../api/registry/media-types.js';
 import { IntegrityError, ValidationError } from '../errors.js';
 import { tryLock, withLock } from '../files/lock.js';
+import { sweepClaimed } from '../files/sweep.js';
+import { parseManifest, sha256Digest } from '../oci/manifest.js';
+import { type Descriptor, type ImageIndex, OCI_INDEX } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import { OciLayout, REF_NAME } from './oci-layout.js';
 import {
@@ -224,23 +225,13 @@ const PARTIAL = /^\.([0-9a-f]{64})\.partial(-[0-9a-f]+)?$/;
  * is taken over. A shared partial of a blob the layout still lacks stays, for the next pull of it.
  */
 export async function sweepPartials(layout: OciLayout): Promise<void> {
-  const dir = join(layout.dir, 'blobs', 'sha256');
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = PARTIAL.exec(name);
-    if (!m) continue;
-    const path = join(dir, name);
-    const release = tryLock(path, DOWNLOAD_STALE_MS);
-    if (!release) continue;
-    try {
+  await sweepClaimed(
+    join(layout.dir, 'blobs', 'sha256'),
+    DOWNLOAD_STALE_MS,
+    (name) => PARTIAL.test(name),
+    async (path, name) => {
+      const m = PARTIAL.exec(name)!;
       if (m[2] || (await layout.blobSize(`sha256:${m[1]}`)) !== undefined) await rm(path, { force: true });
-    } finally {
-      release();
-    }
-  }
+    },
+  );
 }

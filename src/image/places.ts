@@ -1,6 +1,7 @@
 // From a place (src/ref/transport.ts) to its back end (store.ts): the one door commands go through.
 // Back ends are loaded only when used, so a command that reads a layout never loads the registry
-// code, and the reverse.
+// code, and the reverse. A kind of place added to the table of transport.ts (PLACES) fails to
+// compile here until openSource and openDestination have its case.
 
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -8,8 +9,10 @@ import type { EngineClient } from '../api/engine/client.js';
 import type { RegistryClient } from '../api/registry/client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
-import { formatPlace, type PlaceRef } from '../ref/transport.js';
-import type { CompressedLayers, KnownBlobs, UploadStateStore } from './resume-state.js';
+import { formatPlace, type PlaceRef, tagOf } from '../ref/transport.js';
+import type { CompressedLayers } from './engine/compressed-layers.js';
+import type { KnownBlobs } from './registry/known-blobs.js';
+import type { UploadStateStore } from './registry/upload-state.js';
 import type { ImageDestination, ImageSource } from './store.js';
 
 export interface PlaceDeps {
@@ -68,19 +71,19 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
         compressed: deps.compressed,
       });
     }
+    default:
+      return unknownPlace(place);
   }
+}
+
+/** The `default` of a switch over every kind of place: a kind without a case does not compile. */
+function unknownPlace(place: never): never {
+  throw new Error(`no back end for the place ${JSON.stringify(place)}`);
 }
 
 function engineOf(deps: PlaceDeps): Promise<EngineClient> {
   if (!deps.engine) throw new UsageError('docker-daemon: is not available here');
   return deps.engine();
-}
-
-/** What a destination without its own tag is named after: the source's tag, as skopeo and docker do. */
-export function tagOf(place: PlaceRef): string | undefined {
-  if (place.transport === 'registry') return place.ref.tag;
-  if (place.transport === 'oci' || place.transport === 'oci-archive') return place.tag;
-  return undefined;
 }
 
 /** The name `docker load` gives an archive's image: its REF, else a registry source's name:tag. */
@@ -143,5 +146,7 @@ export async function openDestination(
       await engine.negotiate(); // an absent engine is said before anything is read from the source
       return new EngineDestination(engine, place.ref, deps.signal);
     }
+    default:
+      return unknownPlace(place);
   }
 }

@@ -1,9 +1,9 @@
 // Platforms (`os/arch[/variant]`) and matching one entry of an index. Pure: the machine's
 // own platform is passed in by the caller (the command reads it from the context).
 
-import type { Descriptor, Platform } from '../api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { listSome } from '../list-some.js';
+import type { Descriptor, Platform } from '../oci/media-types.js';
 
 export interface PlatformSpec {
   os: string;

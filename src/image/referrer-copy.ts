@@ -4,8 +4,8 @@
 // converted): a signature signs the digest. Each is listed at the destination by putReferrer (the
 // registry's referrers API, else the fallback tag).
 
-import type { Descriptor } from '../api/registry/media-types.js';
 import { UsageError, ValidationError } from '../errors.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { blobsOf, manifestsBelow } from './manifest-tree.js';

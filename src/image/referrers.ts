@@ -4,9 +4,9 @@
 // `sha256-<hex>`, which whoever writes a referrer updates by read-modify-write. These are the pure
 // parts: the tag, the descriptor a list holds, adding one to a list, filtering by artifact type.
 
-import type { Descriptor, ImageIndex } from '../api/registry/media-types.js';
-import { OCI_INDEX } from '../api/registry/media-types.js';
 import { ValidationError } from '../errors.js';
+import type { Descriptor, ImageIndex } from '../oci/media-types.js';
+import { OCI_INDEX } from '../oci/media-types.js';
 import type { StoredManifest } from './store.js';
 
 export type { ReferrerList, ReferrersVia } from './store.js';

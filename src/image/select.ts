@@ -3,9 +3,9 @@
 // machine's) or, with `all`, the whole index tree. A single image names its platform only in its
 // config, which is read to check a platform the user named (and kept, so it is not read twice).
 
-import { sha256Digest } from '../api/registry/manifest.js';
-import type { Descriptor } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError, ValidationError } from '../errors.js';
+import { sha256Digest } from '../oci/manifest.js';
+import type { Descriptor } from '../oci/media-types.js';
 import { checkSingleImagePlatform, isImageConfig, MAX_CONFIG, platformInConfig } from './image-config.js';
 import { findPlatform, manifestsBelow } from './manifest-tree.js';
 import { formatPlatform, noImageFor, type PlatformSpec, platformMatches } from './platform.js';

@@ -8,7 +8,7 @@
 // end, so a digest stays what the source said unless the transfer converts (see `accepts`).
 
 import type { Readable } from 'node:stream';
-import type { Descriptor } from '../api/registry/media-types.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { TreeManifest } from './manifest-tree.js';
@@ -138,10 +138,12 @@ export interface ImageDestination {
   abort(reason?: unknown): Promise<void>;
 }
 
-// Adding a place: a back end file or folder under src/image/ exporting functions that build an
-// ImageSource and/or an ImageDestination from its PlaceRef (src/ref/transport.ts), and one case in
-// src/image/places.ts (openSource/openDestination), which commands call. `docker-daemon:REF` is
-// parsed already and reserved for the engine back end.
+// Adding a place: one entry in PLACES, the table of src/ref/transport.ts (its prefix, forms, help
+// words, how its text is read and written back, its tag), from which the PlaceRef union, the parser,
+// the formatter and the commands' help derive; and a back end file or folder under src/image/
+// exporting functions that build an ImageSource and/or an ImageDestination from that PlaceRef,
+// opened by one case in src/image/places.ts (openSource/openDestination, which commands call, do
+// not compile until the new kind has its case).
 
 /** How a place knows a manifest's referrers. */
 export type ReferrersVia = 'api' | 'tag';

@@ -6,16 +6,15 @@
 // what it had not finished (a tag is named at the destination only once its image is whole).
 // A mapping or tag that fails is one sentence in the report; the others still run.
 
-import type { Descriptor } from '../api/registry/media-types.js';
 import { HubctlError } from '../errors.js';
-import type { BlobAction, TransferProgress } from '../output/progress.js';
+import type { TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
+import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
-import { KnownBlobs } from './resume-state.js';
+import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
-import type { BlobFeed, ImageDestination } from './store.js';
 import type { SyncMapping } from './sync-file.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
@@ -176,48 +175,6 @@ async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions): Promise<v
   item.digest = result.digest;
   item.bytes = result.blobs.filter((b) => b.action !== 'skipped').reduce((n, b) => n + b.size, 0);
   if (result.referrers) item.referrers = result.referrers.length;
-}
-
-/**
- * One put per blob and destination repository across the tags in flight; later tags wait for it.
- * Besides saving the bytes, this avoids a race in distribution 2.8: two uploads of one blob to one
- * repository at once can leave a manifest PUT refused (DIGEST_INVALID).
- */
-class BlobsOnce {
-  private readonly puts = new Map<string, Promise<BlobAction>>();
-
-  wrap(dest: ImageDestination, repo: string): ImageDestination {
-    const puts = this.puts;
-    const wrapped: ImageDestination = {
-      name: dest.name,
-      accepts: dest.accepts,
-      multiPlatform: dest.multiPlatform,
-      maxConcurrency: dest.maxConcurrency,
-      hasBlob: (d) => dest.hasBlob(d),
-      async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
-        const key = `${repo} ${d.digest}`;
-        const first = puts.get(key);
-        if (
-          first &&
-          (await first.then(
-            () => true,
-            () => false,
-          ))
-        ) {
-          progress.done(d.digest, d.size, 'skipped');
-          return 'skipped';
-        }
-        const put = dest.putBlob(d, feed, progress);
-        puts.set(key, put);
-        return put;
-      },
-      putManifest: (m, top) => dest.putManifest(m, top),
-      commit: () => dest.commit(),
-      abort: (reason) => dest.abort(reason),
-    };
-    if (dest.putReferrer) wrapped.putReferrer = dest.putReferrer.bind(dest);
-    return wrapped;
-  }
 }
 
 /**

@@ -6,13 +6,14 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { readdir, rename, rm, unlink } from 'node:fs/promises';
+import { rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { sha256Digest } from '../api/registry/manifest.js';
-import type { Descriptor } from '../api/registry/media-types.js';
 import { IntegrityError, NotFoundError } from '../errors.js';
 import { tryLock } from '../files/lock.js';
 import { filesystemError } from '../files/safe-open.js';
+import { sweepClaimed } from '../files/sweep.js';
+import { sha256Digest } from '../oci/manifest.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../output/progress.js';
 import type { BlobFeed, BlobRead, ImageDestination, StoredManifest } from './store.js';
 import { indexTar, openTarEntry, readTarEntry, type TarEntry, TarWriter } from './tar.js';
@@ -183,25 +184,13 @@ const PARTIAL_STALE_MS = 24 * 60 * 60 * 1000;
  * claimed under its lock first, so a live run's file is never touched.
  */
 export async function sweepArchivePartials(path: string): Promise<void> {
-  const dir = dirname(path);
   const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^[0-9a-f]{8}\.partial$/.test(name.slice(prefix.length))) continue;
-    const tmp = join(dir, name);
-    const release = tryLock(tmp, PARTIAL_STALE_MS);
-    if (!release) continue;
-    try {
-      await rm(tmp, { force: true });
-    } finally {
-      release();
-    }
-  }
+  await sweepClaimed(
+    dirname(path),
+    PARTIAL_STALE_MS,
+    (name) => name.startsWith(prefix) && /^[0-9a-f]{8}\.partial$/.test(name.slice(prefix.length)),
+    (tmp) => rm(tmp, { force: true }),
+  );
 }
 
 function isBrokenStream(err: unknown): boolean {

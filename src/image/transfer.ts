@@ -5,8 +5,8 @@
 // or Ctrl-C aborts the destination, which leaves nothing named.
 
 import { Readable } from 'node:stream';
-import type { Descriptor } from '../api/registry/media-types.js';
 import { UsageError } from '../errors.js';
+import type { Descriptor } from '../oci/media-types.js';
 import type { TransferProgress } from '../output/progress.js';
 import { runPool } from '../pool.js';
 import { convertToOci, needsConversion } from './convert.js';

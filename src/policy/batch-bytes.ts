@@ -2,6 +2,7 @@
 // and their output is assembled from precomputed bytes; any other line is decoded and takes the
 // text path (batch-lines.ts). Pure: the command does the reading and writing.
 
+import { Ascii } from './ascii.js';
 import {
   type BatchOptions,
   evaluateLine,
@@ -33,37 +34,18 @@ const ACTIONS = ['connect:tcp', 'connect:udp', 'read', 'write'] as const;
 const HEAD_BYTES = utf8Out.encode(HEAD);
 const MIDDLE_BYTES = utf8Out.encode(MIDDLE);
 
+const ACTION_BYTES = ACTIONS.map((action) => utf8Out.encode(action));
+
 /** The known action spelled by b[start, end), as an index into ACTIONS, or -1. */
 function actionAt(b: Uint8Array, start: number, end: number): number {
   const len = end - start;
-  if (len === 11) {
-    // connect:tcp / connect:udp
-    if (
-      b[start] !== 99 ||
-      b[start + 1] !== 111 ||
-      b[start + 2] !== 110 ||
-      b[start + 3] !== 110 ||
-      b[start + 4] !== 101 ||
-      b[start + 5] !== 99 ||
-      b[start + 6] !== 116 ||
-      b[start + 7] !== 58 ||
-      b[start + 9] !== 99 ||
-      b[start + 10] !== 112
-    )
-      return -1;
-    const c = b[start + 8];
-    return c === 116 ? 0 : c === 117 ? 1 : -1;
+  for (let a = 0; a < ACTION_BYTES.length; a++) {
+    const name = ACTION_BYTES[a]!;
+    if (name.length !== len) continue;
+    let k = 0;
+    while (k < len && b[start + k] === name[k]) k++;
+    if (k === len) return a;
   }
-  if (len === 4)
-    return b[start] === 114 && b[start + 1] === 101 && b[start + 2] === 97 && b[start + 3] === 100 ? 2 : -1;
-  if (len === 5)
-    return b[start] === 119 &&
-      b[start + 1] === 114 &&
-      b[start + 2] === 105 &&
-      b[start + 3] === 116 &&
-      b[start + 4] === 101
-      ? 3
-      : -1;
   return -1;
 }
 
@@ -135,7 +117,7 @@ export class BatchProcessor extends TextBatch {
       this.started = true;
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
     } else if (this.parts.length > 0) {
-      const nl = chunk.indexOf(10);
+      const nl = chunk.indexOf(Ascii.LineFeed);
       if (nl < 0) {
         this.keep(chunk);
         return null;
@@ -225,7 +207,7 @@ export class BatchProcessor extends TextBatch {
         continue;
       }
       let nl = s;
-      while (nl < end && b[nl] !== 10) nl++;
+      while (nl < end && b[nl] !== Ascii.LineFeed) nl++;
       if (nl === end) return s;
       if (nl - s > MAX_LINE_BYTES) throw lineTooLong(this.lineNo + 1);
       this.line(b, s, nl);
@@ -249,9 +231,9 @@ export class BatchProcessor extends TextBatch {
     let c = 0;
     for (; i < end; i++) {
       c = b[i]!;
-      if (c === 34 || c === 92 || c < 32 || c > 126) break;
+      if (c === Ascii.Quote || c === Ascii.Backslash || c < Ascii.Space || c > Ascii.Tilde) break;
     }
-    if (c !== 34 || i >= end) return -1;
+    if (c !== Ascii.Quote || i >= end) return -1;
     const action = actionAt(b, a0, i);
     if (action < 0) return -1;
     const middle = MIDDLE_BYTES;
@@ -262,15 +244,15 @@ export class BatchProcessor extends TextBatch {
     const chars = this.chars;
     for (i = d0; i < end; i++) {
       c = b[i]!;
-      if (c === 34 || c === 92 || c < 32 || c > 126) break;
+      if (c === Ascii.Quote || c === Ascii.Backslash || c < Ascii.Space || c > Ascii.Tilde) break;
       chars[(i - d0) & 255] = c;
     }
     const d1 = i;
     // `"}` then `\n` or `\r\n`
-    if (c !== 34 || d1 + 2 >= end || b[d1 + 1] !== 125) return -1;
+    if (c !== Ascii.Quote || d1 + 2 >= end || b[d1 + 1] !== Ascii.RightBrace) return -1;
     let nl = d1 + 2;
-    if (b[nl] === 13) nl++;
-    if (nl >= end || b[nl] !== 10) return -1;
+    if (b[nl] === Ascii.CarriageReturn) nl++;
+    if (nl >= end || b[nl] !== Ascii.LineFeed) return -1;
     if (this.readOnly) {
       const destination = asciiString(b, d0, d1);
       this.lineNo++;
@@ -341,7 +323,7 @@ export class BatchProcessor extends TextBatch {
     else if (r.denied) this.counts.denied++;
     const out = this.room(r.text.length * 3 + 1);
     const p = this.pos + utf8Out.encodeInto(r.text, out.subarray(this.pos)).written;
-    out[p] = 10;
+    out[p] = Ascii.LineFeed;
     this.pos = p + 1;
   }
 }

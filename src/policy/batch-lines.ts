@@ -2,8 +2,10 @@
 // `action destination`) parsed, decided and written as one JSON line; a malformed line becomes an
 // error record. The text path of BatchProcessor (batch-bytes.ts), and the path of any line its byte
 // scanner does not take. Pure: the command does the reading and writing.
+
 import { HubctlError, ValidationError } from '../errors.js';
 import { safeJson } from '../json-text.js';
+import { Ascii } from './ascii.js';
 import {
   decisionJson,
   type EvalResult,
@@ -48,10 +50,10 @@ function parseCompact(s: string): BatchRequest | null {
   if (a1 < 0 || !s.startsWith(MIDDLE, a1)) return null;
   const d0 = a1 + MIDDLE.length;
   const d1 = s.indexOf('"', d0);
-  if (d1 !== s.length - 2 || s.charCodeAt(s.length - 1) !== 125) return null;
+  if (d1 !== s.length - 2 || s.charCodeAt(s.length - 1) !== Ascii.RightBrace) return null;
   for (let i = a0; i < d1; i++) {
     const c = s.charCodeAt(i);
-    if (c === 92 || c < 32) return null;
+    if (c === Ascii.Backslash || c < Ascii.Space) return null;
   }
   return { action: s.slice(a0, a1), destination: s.slice(d0, d1) };
 }
@@ -59,9 +61,10 @@ function parseCompact(s: string): BatchRequest | null {
 /** A request line → request; null for a blank line or a `#` comment. Throws ValidationError. */
 export function parseRequestLine(line: string): BatchRequest | null {
   let s = line;
-  if (s.length > 0 && (s.charCodeAt(s.length - 1) === 13 || s.charCodeAt(0) <= 32)) s = s.trim();
-  if (s === '' || s.charCodeAt(0) === 35) return null;
-  if (s.charCodeAt(0) === 123) {
+  if (s.length > 0 && (s.charCodeAt(s.length - 1) === Ascii.CarriageReturn || s.charCodeAt(0) <= Ascii.Space))
+    s = s.trim();
+  if (s === '' || s.charCodeAt(0) === Ascii.Hash) return null;
+  if (s.charCodeAt(0) === Ascii.LeftBrace) {
     const fast = parseCompact(s);
     if (fast !== null) return fast;
     let v: unknown;
@@ -91,7 +94,8 @@ export function parseRequestLine(line: string): BatchRequest | null {
 function quote(v: string): string {
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c === 34 || c === 92 || c < 32 || c >= 0x7f) return safeJson(v);
+    if (c === Ascii.Quote || c === Ascii.Backslash || c < Ascii.Space || c >= Ascii.Delete)
+      return safeJson(v);
   }
   return `"${v}"`;
 }

@@ -4,7 +4,9 @@
 // (located-json.ts); YAML in the plain subset through the quick reader policy files use, anything
 // else (and every error's line) through the `yaml` library's document API, loaded only then.
 // Pure: no IO.
+
 import { ValidationError } from '../errors.js';
+import { editDistance } from './authoring-keys.js';
 import { MCP_ACTIONS } from './cedar/mcp-schema.js';
 import { type Lines, LocatedJsonError, readLocatedJson } from './located-json.js';
 import { domainOfAction, KNOWN_ACTIONS } from './model.js';
@@ -63,30 +65,13 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Edit distance with transpositions (optimal string alignment), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** ` (did you mean "x"?)` for the known word nearest `word`, or nothing when none is near. */
 export function didYouMean(word: string, known: readonly string[]): string {
   if (word.length > 64) return '';
   let best = '';
   let bestD = Number.POSITIVE_INFINITY;
   for (const k of known) {
-    const d = distance(word.toLowerCase(), k.toLowerCase());
+    const d = editDistance(word.toLowerCase(), k.toLowerCase());
     if (d < bestD) {
       bestD = d;
       best = k;

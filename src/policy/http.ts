@@ -4,7 +4,9 @@
 // HTTP allow alone only what it matches, an HTTP deny carves out of a network allow, and no HTTP allow
 // reopens a network deny. In a path `*` is one segment, `**` any depth (none included); a path
 // without wildcard matches exactly. Pure: no IO.
+
 import { ValidationError } from '../errors.js';
+import { Ascii } from './ascii.js';
 import { HTTP_ACTIONS, type HttpResource } from './model.js';
 import { type NetworkPattern, parseNetworkResource } from './network.js';
 import {
@@ -72,19 +74,26 @@ export function pathBounds(text: string, from: number, b: PathBounds): boolean {
   if (from >= n - 1) return true;
   let segStart = from + 1;
   for (let j = segStart; j <= n; j++) {
-    const c = j === n ? 47 : text.charCodeAt(j);
-    if (c === 47) {
+    const c = j === n ? Ascii.Slash : text.charCodeAt(j);
+    if (c === Ascii.Slash) {
       const len = j - segStart;
       if (len === 0 || b.n === b.at.length) return false;
       if (
-        text.charCodeAt(segStart) === 46 &&
-        (len === 1 || (len === 2 && text.charCodeAt(segStart + 1) === 46))
+        text.charCodeAt(segStart) === Ascii.Dot &&
+        (len === 1 || (len === 2 && text.charCodeAt(segStart + 1) === Ascii.Dot))
       )
         return false;
       b.at[b.n++] = segStart;
       b.at[b.n++] = j;
       segStart = j + 1;
-    } else if (c < 0x21 || c > 0x7e || c === 63 || c === 35 || c === 37 || c === 92) {
+    } else if (
+      c < Ascii.Bang ||
+      c > Ascii.Tilde ||
+      c === Ascii.QuestionMark ||
+      c === Ascii.Hash ||
+      c === Ascii.Percent ||
+      c === Ascii.Backslash
+    ) {
       return false;
     }
   }
@@ -98,15 +107,19 @@ export function pathBounds(text: string, from: number, b: PathBounds): boolean {
 function schemeEnd(v: string): number {
   // h t t p
   if (
-    v.charCodeAt(0) !== 104 ||
-    v.charCodeAt(1) !== 116 ||
-    v.charCodeAt(2) !== 116 ||
-    v.charCodeAt(3) !== 112
+    v.charCodeAt(0) !== Ascii.LowerH ||
+    v.charCodeAt(1) !== Ascii.LowerT ||
+    v.charCodeAt(2) !== Ascii.LowerT ||
+    v.charCodeAt(3) !== Ascii.LowerP
   )
     return -1;
-  const at = v.charCodeAt(4) === 115 ? 5 : 4;
+  const at = v.charCodeAt(4) === Ascii.LowerS ? 5 : 4;
   // : / /
-  return v.charCodeAt(at) === 58 && v.charCodeAt(at + 1) === 47 && v.charCodeAt(at + 2) === 47 ? at + 3 : -1;
+  return v.charCodeAt(at) === Ascii.Colon &&
+    v.charCodeAt(at + 1) === Ascii.Slash &&
+    v.charCodeAt(at + 2) === Ascii.Slash
+    ? at + 3
+    : -1;
 }
 
 /**
@@ -123,9 +136,18 @@ export function scanRequest(value: string, b: PathBounds, chars: Uint16Array): n
   let colon = false;
   for (; i < n; i++) {
     const c = value.charCodeAt(i);
-    if (c === 47) break;
-    if (c === 58) colon = true;
-    else if (c === 64 || c === 37 || c === 92 || c === 63 || c === 35 || c === 91 || c > 0x7e) return -1;
+    if (c === Ascii.Slash) break;
+    if (c === Ascii.Colon) colon = true;
+    else if (
+      c === Ascii.At ||
+      c === Ascii.Percent ||
+      c === Ascii.Backslash ||
+      c === Ascii.QuestionMark ||
+      c === Ascii.Hash ||
+      c === Ascii.LeftBracket ||
+      c > Ascii.Tilde
+    )
+      return -1;
     if (i - start > 254) return -1;
     chars[i - start] = c;
   }

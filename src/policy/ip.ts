@@ -3,6 +3,8 @@
 // short and integer forms) are recognized by the WHATWG URL rules, so that they are decided as the
 // address they name, never as a hostname. Pure: no IO.
 
+import { Ascii } from './ascii.js';
+
 /** Strict dotted-quad IPv4 (`10.1.2.3`) in s[start, end) → unsigned 32-bit value, or -1. */
 export function parseIPv4(s: string, start = 0, end: number = s.length): number {
   let value = 0;
@@ -12,12 +14,12 @@ export function parseIPv4(s: string, start = 0, end: number = s.length): number 
   let leadingZero = false;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (digits === 0) leadingZero = c === 48;
+    if (c >= Ascii.Zero && c <= Ascii.Nine) {
+      if (digits === 0) leadingZero = c === Ascii.Zero;
       else if (leadingZero) return -1;
-      part = part * 10 + (c - 48);
+      part = part * 10 + (c - Ascii.Zero);
       if (++digits > 3 || part > 255) return -1;
-    } else if (c === 46) {
+    } else if (c === Ascii.Dot) {
       if (digits === 0 || ++dots > 3) return -1;
       value = value * 256 + part;
       part = 0;
@@ -38,10 +40,14 @@ function ipv4Number(s: string, start: number, end: number): number {
   if (start === end) return -1;
   let radix = 10;
   let i = start;
-  if (end - i >= 2 && s.charCodeAt(i) === 48 && (s.charCodeAt(i + 1) | 32) === 120) {
+  if (
+    end - i >= 2 &&
+    s.charCodeAt(i) === Ascii.Zero &&
+    (s.charCodeAt(i + 1) | Ascii.CaseBit) === Ascii.LowerX
+  ) {
     radix = 16;
     i += 2;
-  } else if (end - i >= 2 && s.charCodeAt(i) === 48) {
+  } else if (end - i >= 2 && s.charCodeAt(i) === Ascii.Zero) {
     radix = 8;
     i += 1;
   }
@@ -61,13 +67,13 @@ function ipv4Number(s: string, start: number, end: number): number {
  */
 export function endsInNumber(host: string): boolean {
   let end = host.length;
-  if (end > 1 && host.charCodeAt(end - 1) === 46) end--;
+  if (end > 1 && host.charCodeAt(end - 1) === Ascii.Dot) end--;
   const start = host.lastIndexOf('.', end - 1) + 1;
   if (start === end) return false;
   let digits = true;
   for (let i = start; i < end && digits; i++) {
     const c = host.charCodeAt(i);
-    digits = c >= 48 && c <= 57;
+    digits = c >= Ascii.Zero && c <= Ascii.Nine;
   }
   return digits || ipv4Number(host, start, end) >= 0;
 }
@@ -80,11 +86,11 @@ export function endsInNumber(host: string): boolean {
  */
 export function parseLooseIPv4(host: string): number {
   let end = host.length;
-  if (end > 1 && host.charCodeAt(end - 1) === 46) end--;
+  if (end > 1 && host.charCodeAt(end - 1) === Ascii.Dot) end--;
   const parts: number[] = [];
   let start = 0;
   for (let i = 0; i <= end; i++) {
-    if (i < end && host.charCodeAt(i) !== 46) continue;
+    if (i < end && host.charCodeAt(i) !== Ascii.Dot) continue;
     if (parts.length === 4) return -1;
     const n = ipv4Number(host, start, i);
     if (n < 0) return -1;
@@ -106,9 +112,9 @@ export function formatIPv4(v: number): string {
 }
 
 function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= Ascii.Zero && c <= Ascii.Nine) return c - Ascii.Zero;
+  if (c >= Ascii.LowerA && c <= Ascii.LowerF) return c - Ascii.LowerA + 10;
+  if (c >= Ascii.UpperA && c <= Ascii.UpperF) return c - Ascii.UpperA + 10;
   return -1;
 }
 
@@ -123,8 +129,8 @@ export function parseIPv6(s: string, start = 0, end: number = s.length): number[
   let seenDouble = false;
   let i = start;
   if (end - start < 2) return null;
-  if (s.charCodeAt(i) === 58) {
-    if (s.charCodeAt(i + 1) !== 58) return null;
+  if (s.charCodeAt(i) === Ascii.Colon) {
+    if (s.charCodeAt(i + 1) !== Ascii.Colon) return null;
     seenDouble = true;
     cur = tail;
     i += 2;
@@ -140,7 +146,7 @@ export function parseIPv6(s: string, start = 0, end: number = s.length): number[
       v = v * 16 + h;
       j++;
     }
-    if (j < end && s.charCodeAt(j) === 46) {
+    if (j < end && s.charCodeAt(j) === Ascii.Dot) {
       const v4 = parseIPv4(s, i, end);
       if (v4 < 0) return null;
       cur.push((v4 >>> 16) & 0xffff, v4 & 0xffff);
@@ -151,9 +157,9 @@ export function parseIPv6(s: string, start = 0, end: number = s.length): number[
     cur.push(v);
     i = j;
     if (i === end) break;
-    if (s.charCodeAt(i) !== 58) return null;
+    if (s.charCodeAt(i) !== Ascii.Colon) return null;
     i++;
-    if (i < end && s.charCodeAt(i) === 58) {
+    if (i < end && s.charCodeAt(i) === Ascii.Colon) {
       if (seenDouble) return null;
       seenDouble = true;
       cur = tail;

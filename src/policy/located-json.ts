@@ -3,6 +3,8 @@
 // resolve to the last. For `policy test`'s case files, whose errors name a line. Pure: no IO.
 // Speed: about JSON.parse's order (10,000 cases in ~20 ms); nesting is capped (no deep recursion).
 
+import { Ascii } from './ascii.js';
+
 export class LocatedJsonError extends Error {
   constructor(
     message: string,
@@ -28,8 +30,8 @@ export function readLocatedJson(text: string): { value: unknown; lines: Lines } 
   const space = () => {
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c === 10) line++;
-      else if (c !== 32 && c !== 9 && c !== 13) break;
+      if (c === Ascii.LineFeed) line++;
+      else if (c !== Ascii.Space && c !== Ascii.Tab && c !== Ascii.CarriageReturn) break;
     }
   };
   const string = (): string => {
@@ -38,11 +40,11 @@ export function readLocatedJson(text: string): { value: unknown; lines: Lines } 
     let simple = true;
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c === 34) break;
-      if (c === 92) {
+      if (c === Ascii.Quote) break;
+      if (c === Ascii.Backslash) {
         simple = false;
         i++;
-      } else if (c < 32) fail('a control character inside a string (escape it)');
+      } else if (c < Ascii.Space) fail('a control character inside a string (escape it)');
     }
     if (i >= n) fail('a string is not closed');
     const raw = text.slice(start, i);
@@ -59,41 +61,41 @@ export function readLocatedJson(text: string): { value: unknown; lines: Lines } 
     space();
     if (i >= n) fail('the text ends where a value was expected');
     const c = text.charCodeAt(i);
-    if (c === 123) {
+    if (c === Ascii.LeftBrace) {
       i++;
       const obj: Record<string, unknown> = {};
       const at = new Map<string | number, number>();
       lines.set(obj, at);
       space();
-      if (text.charCodeAt(i) === 125) {
+      if (text.charCodeAt(i) === Ascii.RightBrace) {
         i++;
         return obj;
       }
       for (;;) {
         space();
-        if (text.charCodeAt(i) !== 34) fail('an object key must be a string in double quotes');
+        if (text.charCodeAt(i) !== Ascii.Quote) fail('an object key must be a string in double quotes');
         const keyLine = line;
         const key = string();
         if (at.has(key)) fail(`the key "${key}" is written twice (line ${at.get(key)} and here)`);
         at.set(key, keyLine);
         space();
-        if (text.charCodeAt(i) !== 58) fail(`":" expected after the key "${key}"`);
+        if (text.charCodeAt(i) !== Ascii.Colon) fail(`":" expected after the key "${key}"`);
         i++;
         const v = value(depth + 1);
         Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
         space();
         const d = text.charCodeAt(i++);
-        if (d === 125) return obj;
+        if (d === Ascii.RightBrace) return obj;
         if (d !== 44) fail('"," or "}" expected in an object');
       }
     }
-    if (c === 91) {
+    if (c === Ascii.LeftBracket) {
       i++;
       const arr: unknown[] = [];
       const at = new Map<string | number, number>();
       lines.set(arr, at);
       space();
-      if (text.charCodeAt(i) === 93) {
+      if (text.charCodeAt(i) === Ascii.RightBracket) {
         i++;
         return arr;
       }
@@ -103,11 +105,11 @@ export function readLocatedJson(text: string): { value: unknown; lines: Lines } 
         arr.push(value(depth + 1));
         space();
         const d = text.charCodeAt(i++);
-        if (d === 93) return arr;
+        if (d === Ascii.RightBracket) return arr;
         if (d !== 44) fail('"," or "]" expected in a list');
       }
     }
-    if (c === 34) return string();
+    if (c === Ascii.Quote) return string();
     const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
     if (!m) fail('not valid JSON here');
     i += m![0].length;

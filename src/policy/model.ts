@@ -101,13 +101,17 @@ export interface Scope {
   teams?: string[];
 }
 
-export interface Policy {
+/** What a policy and its summary in a list share. */
+export interface PolicyHeader {
   id: string;
   name: string;
   org: string;
   scope: Scope;
   created_at: string;
   updated_at: string;
+}
+
+export interface Policy extends PolicyHeader {
   allowlist_v0?: AllowlistV0;
   /** A Cedar policy, in place of `allowlist_v0` (`type: cedar_v1` in summaries). */
   cedar_v1?: CedarV1;
@@ -115,13 +119,7 @@ export interface Policy {
   [extra: string]: unknown;
 }
 
-export interface PolicySummary {
-  id: string;
-  name: string;
-  org: string;
-  scope: Scope;
-  created_at: string;
-  updated_at: string;
+export interface PolicySummary extends PolicyHeader {
   /** The rule-set format: `allowlist_v0` (interface.md), or another such as `cedar_v1`. */
   type: string;
   [extra: string]: unknown;

@@ -1,7 +1,9 @@
 // Destinations of requests: `host`, `host:port`, `[v6]:port`, a bare IP, or a URL (the scheme's
 // default port); no port is port 443 (decisions §4). The common case (a lower-case hostname with an
 // optional port) is read in one scan without allocation. Pure: no IO.
+
 import { ValidationError } from '../errors.js';
+import { Ascii } from './ascii.js';
 import { parseIPv4 } from './ip.js';
 import { parseHost, splitHostPort } from './network.js';
 
@@ -136,11 +138,11 @@ export function v4OfHostChars(s: HostScratch, n: number): boolean {
   // the grammar of parseIPv4, on the chars
   for (; i < n; i++) {
     const c = v[i]!;
-    if (c >= 48 && c <= 57) {
+    if (c >= Ascii.Zero && c <= Ascii.Nine) {
       if (digits > 0 && part === 0) return false; // a leading zero
-      part = part * 10 + (c - 48);
+      part = part * 10 + (c - Ascii.Zero);
       if (++digits > 3 || part > 255) return false;
-    } else if (c === 46) {
+    } else if (c === Ascii.Dot) {
       if (digits === 0 || ++dots > 3) return false;
       value = value * 256 + part;
       part = 0;
@@ -150,7 +152,7 @@ export function v4OfHostChars(s: HostScratch, n: number): boolean {
   if (digits === 0 || dots !== 3) return false;
   // scanHostChars checked that a colon is followed by a valid port, and nothing else can follow
   let port = i < n ? 0 : DEFAULT_PORT;
-  for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - 48);
+  for (let j = i + 1; j < n; j++) port = port * 10 + (v[j]! - Ascii.Zero);
   s.v4Read[0] = value * 256 + part;
   s.v4Read[1] = port;
   return true;
@@ -171,25 +173,25 @@ export function scanHostChars(chars: Uint16Array, n: number): number {
   if (n === 0 || n > 254) return -1;
   for (; i < n; i++) {
     c = v[i]!;
-    if (c === 46) {
+    if (c === Ascii.Dot) {
       const len = i - labelStart;
-      if (len === 0 || len > 63 || v[i - 1] === 45) return -1;
+      if (len === 0 || len > 63 || v[i - 1] === Ascii.Hyphen) return -1;
       prevStart = labelStart;
       labelStart = i + 1;
-    } else if ((c >= 97 && c <= 122) || c === 95) {
+    } else if ((c >= Ascii.LowerA && c <= Ascii.LowerZ) || c === Ascii.Underscore) {
       digitsDots = false;
-    } else if (c === 45) {
+    } else if (c === Ascii.Hyphen) {
       digitsDots = false;
       if (i === labelStart) return -1;
-    } else if (c < 48 || c > 57) {
+    } else if (c < Ascii.Zero || c > Ascii.Nine) {
       break;
     }
   }
-  if (i === 0 || (i < n && c !== 58)) return -1;
+  if (i === 0 || (i < n && c !== Ascii.Colon)) return -1;
   // the last label: empty only for one trailing dot
   const last = i - labelStart;
-  if (last > 63 || (last > 0 && v[i - 1] === 45)) return -1;
-  if (last === 0 && (i < 2 || v[i - 2] === 46)) return -1;
+  if (last > 63 || (last > 0 && v[i - 1] === Ascii.Hyphen)) return -1;
+  if (last === 0 && (i < 2 || v[i - 2] === Ascii.Dot)) return -1;
   let port = DEFAULT_PORT;
   if (i < n) {
     let p = 0;
@@ -197,7 +199,7 @@ export function scanHostChars(chars: Uint16Array, n: number): number {
     if (j === n || n - j > 5) return -1;
     for (; j < n; j++) {
       const d = v[j]!;
-      if (d < 48 || d > 57) return -1;
+      if (d < Ascii.Zero || d > Ascii.Nine) return -1;
       p = p * 10 + (d - 48);
     }
     if (p < 1 || p > 65535) return -1;
@@ -207,7 +209,7 @@ export function scanHostChars(chars: Uint16Array, n: number): number {
   // a last label starting with a digit may end in a number (`0x7f000001`, `a.1`): URL parsers
   // then read an IPv4 address, so the general parser decides it
   const lastFirst = v[last === 0 ? prevStart : labelStart]!;
-  if (lastFirst >= 48 && lastFirst <= 57) return -1;
+  if (lastFirst >= Ascii.Zero && lastFirst <= Ascii.Nine) return -1;
   const end = last === 0 ? i - 1 : i;
   if (end > 253) return -1;
   return packScanned(port, end);

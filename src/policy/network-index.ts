@@ -4,6 +4,7 @@
 // IPv6 CIDRs in a binary trie. A lookup costs O(length of the destination), whatever the number of
 // rules. Pure: no IO.
 
+import { Ascii } from './ascii.js';
 import type { NetworkPattern } from './network.js';
 import {
   DOTTED_QUAD,
@@ -141,8 +142,8 @@ export class NetworkIndex {
     let firstDot = -1;
     let hash = FNV_OFFSET;
     for (let i = end - 1; ; i--) {
-      const c = i < 0 ? 46 : h[i]!;
-      if (c === 46) {
+      const c = i < 0 ? Ascii.Dot : h[i]!;
+      if (c === Ascii.Dot) {
         const key = finish(hash);
         const r = t.maybe(key) ? t.find(key, h, i + 1, end) : -1;
         if (r >= 0) {
@@ -156,7 +157,7 @@ export class NetworkIndex {
           if (firstDot < 0) {
             // h[i] is a dot, so the search stops at i at the latest
             firstDot = 0;
-            while (h[firstDot] !== 46) firstDot++;
+            while (h[firstDot] !== Ascii.Dot) firstDot++;
           }
           if (i === firstDot) t.emit(r, ONE, port, out);
         }

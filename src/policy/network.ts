@@ -1,7 +1,9 @@
 // Network resources of rules (`example.com`, `*.example.com`, `**.example.com`, `**`, `host:port`,
 // IPs, CIDRs), parsed into small immutable values (decisions §4), and the host grammar that
 // destinations (network-destination.ts) share. Pure: no IO.
+
 import { ValidationError } from '../errors.js';
+import { Ascii } from './ascii.js';
 import {
   embedsIPv4,
   endsInNumber,
@@ -57,19 +59,27 @@ export function hostnameProblem(h: string, start = 0): string | null {
   if (end - start > 253) return 'a hostname has at most 253 characters';
   let labelStart = start;
   for (let i = start; i <= end; i++) {
-    const c = i === end ? 46 : h.charCodeAt(i);
-    if (c === 46) {
+    const c = i === end ? Ascii.Dot : h.charCodeAt(i);
+    if (c === Ascii.Dot) {
       const len = i - labelStart;
       if (len === 0) return i === end ? 'it ends with an empty label' : 'it has an empty label ("..")';
       if (len > 63) return 'a label has at most 63 characters';
-      if (h.charCodeAt(labelStart) === 45 || h.charCodeAt(i - 1) === 45) {
+      if (h.charCodeAt(labelStart) === Ascii.Hyphen || h.charCodeAt(i - 1) === Ascii.Hyphen) {
         return 'a label cannot start or end with "-"';
       }
       labelStart = i + 1;
-    } else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95)) {
+    } else if (
+      !(
+        (c >= Ascii.LowerA && c <= Ascii.LowerZ) ||
+        (c >= Ascii.Zero && c <= Ascii.Nine) ||
+        c === Ascii.Hyphen ||
+        c === Ascii.Underscore
+      )
+    ) {
       const ch = h[i]!;
       if (ch === '*') return 'a wildcard is allowed only as the whole first label';
-      if (c > 127) return `"${ch}" is not allowed; write internationalized names in punycode (xn--…)`;
+      if (c > Ascii.Delete)
+        return `"${ch}" is not allowed; write internationalized names in punycode (xn--…)`;
       return `the character "${ch}" is not allowed in a hostname`;
     }
   }
@@ -87,7 +97,7 @@ export function parsePort(text: string): number | string {
 
 export function lowerHost(h: string): string {
   let out = h.toLowerCase();
-  if (out.length > 1 && out.charCodeAt(out.length - 1) === 46) out = out.slice(0, -1);
+  if (out.length > 1 && out.charCodeAt(out.length - 1) === Ascii.Dot) out = out.slice(0, -1);
   return out;
 }
 

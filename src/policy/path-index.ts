@@ -3,6 +3,7 @@
 // (node, segment), `*` segments are matchers, `**` is a node that loops. No regular expression is
 // built from user input. Pure: no IO.
 
+import { Ascii } from './ascii.js';
 import type { FilesystemPattern, PathSegment } from './path.js';
 import { matchSegment } from './path-match.js';
 import { Bucket, collect, type Hits } from './tables/bucket.js';
@@ -154,7 +155,7 @@ export class FilesystemIndex {
     let s = from;
     while (s < end && this.cur.length > 0) {
       let e = s;
-      while (e < end && c[e] !== 47) e++;
+      while (e < end && c[e] !== Ascii.Slash) e++;
       this.stepThrough(c, s, e);
       s = e + 1;
     }

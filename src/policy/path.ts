@@ -1,7 +1,9 @@
 // Filesystem resources of rules (absolute or `~` paths with `*` within a segment and `**` across
 // segments) and paths of requests, normalized (decisions §4). Globs become segment matchers
 // (path-match.ts): no regular expression is built from user input. Pure: no IO.
+
 import { ValidationError } from '../errors.js';
+import { Ascii } from './ascii.js';
 
 export type PathSegment =
   | { readonly kind: 'lit'; readonly text: string }
@@ -46,7 +48,7 @@ function rawSegments(value: string, start: number): string[] {
   const out: string[] = [];
   let from = start;
   for (let i = start; i <= value.length; i++) {
-    if (i === value.length || value.charCodeAt(i) === 47) {
+    if (i === value.length || value.charCodeAt(i) === Ascii.Slash) {
       if (i > from) {
         const seg = value.slice(from, i);
         if (seg !== '.') out.push(seg);
@@ -62,9 +64,9 @@ function rootOf(value: string): { home: boolean; start: number } | string {
   if (value === '') return 'it is empty';
   if (value.includes('\0')) return 'it contains a NUL character';
   const c = value.charCodeAt(0);
-  if (c === 47) return { home: false, start: 1 };
-  if (c === 126) {
-    if (value.length === 1 || value.charCodeAt(1) === 47) return { home: true, start: 1 };
+  if (c === Ascii.Slash) return { home: false, start: 1 };
+  if (c === Ascii.Tilde) {
+    if (value.length === 1 || value.charCodeAt(1) === Ascii.Slash) return { home: true, start: 1 };
     return '"~user" is not supported; write ~/… for your own home or an absolute path';
   }
   return 'it is relative';
@@ -165,19 +167,19 @@ export class PathScratch {
  */
 export function normalPathStart(c: Uint16Array, s: number, e: number): number {
   let from: number;
-  if (c[s] === 47) from = s + 1;
-  else if (c[s] === 126 && s + 1 < e && c[s + 1] === 47) from = s + 2;
+  if (c[s] === Ascii.Slash) from = s + 1;
+  else if (c[s] === Ascii.Tilde && s + 1 < e && c[s + 1] === Ascii.Slash) from = s + 2;
   else return -1;
   if (from >= e) return -1;
   const first = from;
   for (let i = from; i <= e; i++) {
-    if (i < e && c[i] !== 47) {
+    if (i < e && c[i] !== Ascii.Slash) {
       if (c[i] === 0) return -1;
       continue;
     }
     const len = i - from;
     if (len === 0) return -1;
-    if (c[from] === 46 && (len === 1 || (len === 2 && c[from + 1] === 46))) return -1;
+    if (c[from] === Ascii.Dot && (len === 1 || (len === 2 && c[from + 1] === Ascii.Dot))) return -1;
     from = i + 1;
   }
   return first;
@@ -212,7 +214,7 @@ export function homeTail(c: Uint16Array, from: number, e: number, home: Uint16Ar
   if (end > e) return -1;
   for (let j = 0; j < home.length; j++) if (c[from + j] !== home[j]) return -1;
   if (end === e) return e;
-  return c[end] === 47 ? end + 1 : -1;
+  return c[end] === Ascii.Slash ? end + 1 : -1;
 }
 
 /** Segments of an absolute home directory; null when it is not a usable absolute path. */

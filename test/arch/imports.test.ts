@@ -240,6 +240,36 @@ describe('import rules', () => {
     expect(bad).toEqual([]);
   });
 
+  it('src/oci is pure and at the bottom: no IO, no process, nothing of src but itself, errors and the one valibot face', () => {
+    // The OCI types and manifest parsing sit below api/ and image/: the registry client and every
+    // local back end read manifests through them. api/answer.ts imports only valibot and errors.ts.
+    const oci = files.filter((f) => f.path.startsWith('oci/'));
+    expect(oci.length).toBeGreaterThan(2);
+    const bad: string[] = [];
+    for (const f of oci) {
+      for (const spec of f.all) {
+        const bare = spec.replace(/^node:/, '');
+        if (IO_MODULES.includes(bare)) bad.push(`${f.path} imports ${spec}`);
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SRC, resolve(SRC, dirname(f.path), spec))
+          .split('\\')
+          .join('/');
+        if (!(target.startsWith('oci/') || target === 'errors.js' || target === 'api/answer.js'))
+          bad.push(`${f.path} imports ${spec} (above src/oci)`);
+      }
+      if (/\bprocess\s*\.|\bprocess\s*\[|globalThis\.process/.test(f.code))
+        bad.push(`${f.path} uses process`);
+    }
+    expect(bad).toEqual([]);
+    const answer = files.find((f) => f.path === 'api/answer.ts');
+    expect(answer?.all.filter((s) => s.startsWith('.'))).toEqual(['../errors.js']);
+    // And the rule bites: the registry client and a local back end read manifests through it.
+    expect(files.find((f) => f.path === 'api/registry/client.ts')?.runtime).toContain(
+      '../../oci/manifest.js',
+    );
+    expect(files.find((f) => f.path === 'image/oci-store.ts')?.runtime).toContain('../oci/manifest.js');
+  });
+
   it('commands never touch process, console or undici directly', () => {
     const bad: string[] = [];
     for (const f of files.filter((f) => f.path.startsWith('commands/'))) {
@@ -278,7 +308,10 @@ describe('import rules', () => {
       'image/platform.js',
       'image/types.js',
       'image/delete.js',
-      'image/resume-state.js',
+      // The state stores shared.ts builds, each beside the back end that uses it (no back end).
+      'image/registry/upload-state.js',
+      'image/registry/known-blobs.js',
+      'image/engine/compressed-layers.js',
       'image/all-tags.js',
       'image/image-config.js',
       // Referrers and attach go through the same store interface (source.referrers, putReferrer).

@@ -179,6 +179,33 @@ describe('credential chain: first source wins', () => {
     );
   });
 
+  it('a stored hub credential goes only to the base path it was verified against', async () => {
+    const store = tmp('hubctl-cfg-');
+    openConfigStore(store).setHubCredential('default', {
+      username: 'alice',
+      secret: 'hub-secret',
+      origin: 'https://hubs.example',
+      base: 'https://hubs.example/team-a',
+    });
+    // The same base, however written: trailing slash, host case, default port.
+    for (const baseUrl of ['https://hubs.example/team-a', 'https://HUBS.example:443/team-a/']) {
+      expect((await chain({}, { store, baseUrl }).hub())?.secret).toBe('hub-secret');
+    }
+    for (const baseUrl of [
+      'https://hubs.example/team-b',
+      'https://hubs.example',
+      'https://hubs.example/team-a/x',
+    ]) {
+      const err = await chain({}, { store, baseUrl })
+        .hub()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AuthError);
+      expect((err as Error).message).toBe(
+        `the stored credential of profile "default" is for https://hubs.example/team-a; hubctl does not send it to ${baseUrl}`,
+      );
+    }
+  });
+
   it('nothing anywhere: undefined', async () => {
     expect(await chain({ DOCKER_CONFIG: tmp('hubctl-empty-') }).hub()).toBeUndefined();
   });

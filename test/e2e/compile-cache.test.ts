@@ -1,10 +1,13 @@
 // The V8 code cache of dist's chunks (src/compile-cache.ts): written atomically, mode 0600, per
 // version; a corrupt cache is ignored and rewritten, never an error. Needs a build.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBin } from '../support/run-bin.js';
 
 const BIN = new URL('../../bin/hubctl.js', import.meta.url).pathname;
 const EXAMPLE = new URL('../../examples/network.yaml', import.meta.url).pathname;
@@ -36,5 +39,42 @@ describe('compile cache', () => {
     expect(denied.code).toBe(3);
     expect(denied.stderr).toBe('');
     expect(statSync(join(dir, files[0]!)).size).toBeGreaterThan('not a code cache'.length);
+  });
+
+  it("is used by a network command too: its next run writes nothing (the V8 flag undici's parser needs changes V8's flag hash)", async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url === '/v2/' ? '{}' : JSON.stringify({ name: 'team/app', tags: ['1.0', '2.0'] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const repo = `127.0.0.1:${(server.address() as AddressInfo).port}/team/app`;
+    const cache = mkdtempSync(join(tmpdir(), 'hubctl-cache-'));
+    const tags = () => runBin(['image', 'tags', repo], { env: { HOME: cache, XDG_CACHE_HOME: cache } });
+    const stamps = (dir: string) =>
+      Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+    try {
+      const first = await tags();
+      expect(first).toMatchObject({ code: 0, stdout: '1.0\n2.0\n', stderr: '' });
+      const [versionDir] = readdirSync(join(cache, 'hubctl'));
+      const dir = join(cache, 'hubctl', versionDir!);
+      const written = stamps(dir);
+      expect(Object.keys(written).length).toBeGreaterThan(5);
+      // undici is bundled into a chunk of dist (scripts/build.mjs), so the cache covers it too.
+      const chunks = new URL('../../dist/chunks/', import.meta.url).pathname;
+      const undici = readdirSync(chunks).filter((f) =>
+        readFileSync(join(chunks, f), 'utf8').includes('node_modules/undici/lib/'),
+      );
+      expect(undici).toHaveLength(1);
+      expect(Object.keys(written)).toContain(`${undici[0]}.cache`);
+      // And an offline command in between, which compiles its chunks without the flag.
+      expect(evalWith(cache, 'api.github.com:443').code).toBe(0);
+      const after = stamps(dir);
+      expect(await tags()).toMatchObject({ code: 0, stdout: '1.0\n2.0\n' });
+      expect(stamps(dir)).toEqual(after);
+      for (const [f, at] of Object.entries(written)) expect(after[f]).toBe(at);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

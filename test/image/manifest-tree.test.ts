@@ -2,8 +2,6 @@
 // depth bound and the cycle guard, and the platform search through nested indexes.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/api/registry/manifest.js';
-import type { Descriptor } from '../../src/api/registry/media-types.js';
 import { ExitCode, NotFoundError, ValidationError } from '../../src/errors.js';
 import {
   findPlatform,
@@ -11,6 +9,8 @@ import {
   manifestsBelow,
   type TreeManifest,
 } from '../../src/image/manifest-tree.js';
+import { parseManifest } from '../../src/oci/manifest.js';
+import type { Descriptor } from '../../src/oci/media-types.js';
 
 const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Descriptor } from '../../src/api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../../src/errors.js';
 import { findPlatform } from '../../src/image/manifest-tree.js';
 import { formatPlatform, matchManifest, parsePlatform, platformOf } from '../../src/image/platform.js';
+import type { Descriptor } from '../../src/oci/media-types.js';
 
 const d = (platform: Descriptor['platform'], n: number): Descriptor => ({
   mediaType: 'application/vnd.oci.image.manifest.v1+json',

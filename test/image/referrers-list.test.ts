@@ -2,12 +2,12 @@
 // name, the descriptor the distribution spec asks for, adding to a list without duplicates.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseManifest, sha256Digest } from '../../src/api/registry/manifest.js';
 import { annotationOption } from '../../src/commands/image/attach.js';
 import { artifactTypeOption } from '../../src/commands/image/referrers.js';
 import { UsageError } from '../../src/errors.js';
 import { artifactManifest } from '../../src/image/attach.js';
 import { fallbackTag, ofArtifactType, referrerDescriptor, withReferrer } from '../../src/image/referrers.js';
+import { parseManifest, sha256Digest } from '../../src/oci/manifest.js';
 
 const D = (n: number) => `sha256:${n.toString(16).padStart(64, '0')}`;
 

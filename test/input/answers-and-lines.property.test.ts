@@ -6,13 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/api/answer.js';
-import {
-  ImageConfigAnswer,
-  ImageIndexSchema,
-  ImageManifestSchema,
-  RegistryTokenAnswer,
-  TagListAnswer,
-} from '../../src/api/registry/answers.js';
+import { RegistryTokenAnswer, TagListAnswer } from '../../src/api/registry/answers.js';
 import {
   AccessTokenPageAnswer,
   PolicyAnswer,
@@ -20,6 +14,7 @@ import {
   TokenExchangeAnswer,
 } from '../../src/api/schemas.js';
 import { UnexpectedAnswerError } from '../../src/errors.js';
+import { ImageConfigAnswer, ImageIndexSchema, ImageManifestSchema } from '../../src/oci/schemas.js';
 import { BatchProcessor } from '../../src/policy/batch.js';
 import { parsePolicyDocument } from '../../src/policy/document.js';
 import { compilePolicies } from '../../src/policy/engine.js';

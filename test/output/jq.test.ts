@@ -165,6 +165,31 @@ describe('--jq expressions that do not compile', () => {
   });
 });
 
+describe('--jq has a deadline', () => {
+  it('an expression that never ends is stopped after HUBCTL_JQ_TIMEOUT, and the next one runs clean', async () => {
+    for (const expression of ['last(range(1e12))', 'repeat(1)']) {
+      const filter = await compileJq(expression, 1);
+      const started = Date.now();
+      const { text, error } = filter.apply({ a: 1 });
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(text).toBe('');
+      expect(error).toBeInstanceOf(JqRuntimeError);
+      expect(error!.message).toBe(
+        `--jq "${expression}": did not finish within 1 s (HUBCTL_JQ_TIMEOUT); for longer work pipe --json to jq`,
+      );
+    }
+    // A fresh engine: nothing of the stopped run's output leaks into the next.
+    expect((await compileJq('.a', 1)).apply({ a: 2 })).toEqual({ text: '2\n' });
+  });
+
+  it('HUBCTL_JQ_TIMEOUT is whole seconds from 1 to 3600', async () => {
+    const { jqSeconds, DEFAULT_JQ_SECONDS } = await import('../../src/output/jq.js');
+    expect(jqSeconds(undefined)).toBe(DEFAULT_JQ_SECONDS);
+    expect(jqSeconds('5')).toBe(5);
+    for (const bad of ['0', '3601', '1.5', 'ten', '-1']) expect(() => jqSeconds(bad)).toThrow(UsageError);
+  });
+});
+
 describe('--jq on a terminal', () => {
   it('raw strings have their control characters escaped; tabs and lines stay', async () => {
     const { io, out } = fakeIo(true);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError, ValidationError } from '../../src/errors.js';
 import { formatReference } from '../../src/ref/reference.js';
-import { formatPlace, parsePlace } from '../../src/ref/transport.js';
+import {
+  formatPlace,
+  LOCAL_FORMS,
+  LOCAL_PREFIXES,
+  PLACE_FORMS,
+  PLACES,
+  parsePlace,
+  placesHelp,
+  tagOf,
+} from '../../src/ref/transport.js';
 
 describe('parsePlace', () => {
   it.each([
@@ -65,5 +74,62 @@ describe('parsePlace', () => {
   ])('refuses %s', (input, type, message) => {
     expect(() => parsePlace(input)).toThrow(type);
     expect(() => parsePlace(input)).toThrow(message);
+  });
+});
+
+describe('the table of places (PLACES)', () => {
+  const kinds = Object.entries(PLACES);
+
+  it('holds the five kinds of skopeo this reads, each with a prefix, forms and words', () => {
+    expect(kinds.map(([t, k]) => [t, k.prefix, k.local])).toEqual([
+      ['registry', 'docker://', false],
+      ['oci', 'oci:', true],
+      ['oci-archive', 'oci-archive:', true],
+      ['docker-archive', 'docker-archive:', true],
+      ['docker-daemon', 'docker-daemon:', true],
+    ]);
+    for (const [, k] of kinds) {
+      expect(k.forms.length).toBeGreaterThan(0);
+      expect(k.about).not.toBe('');
+    }
+  });
+
+  it.each(kinds)('%s: its example reads as that kind and writes back as it was', (transport, k) => {
+    const place = parsePlace(k.example);
+    expect(place.transport).toBe(transport);
+    expect(formatPlace(place, formatReference)).toBe(k.example);
+    // Written with its prefix (a registry may be written bare, as formatPlace writes it), the same.
+    const prefixed = k.example.startsWith(k.prefix) ? k.example : `${k.prefix}${k.example}`;
+    expect(parsePlace(prefixed)).toEqual(place);
+  });
+
+  it('every form is in the help strings, the local ones apart, in the order of the table', () => {
+    expect(PLACE_FORMS).toBe(
+      'REGISTRY/REPO:TAG, docker://REF, oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF] or docker-daemon:REF',
+    );
+    expect(LOCAL_FORMS).toBe(
+      'oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF] or docker-daemon:REF',
+    );
+    expect(LOCAL_PREFIXES).toBe('oci:, oci-archive:, docker-archive:, docker-daemon:');
+    for (const [, k] of kinds) {
+      for (const form of k.forms) {
+        expect(PLACE_FORMS).toContain(form);
+        expect(placesHelp('all')).toContain(form);
+        expect(LOCAL_FORMS.includes(form)).toBe(k.local);
+        expect(placesHelp('local').includes(form)).toBe(k.local);
+      }
+      expect(placesHelp('all')).toContain(`  ${k.forms.join(', ')}  `);
+      expect(placesHelp('all')).toContain(k.about);
+    }
+  });
+
+  it('tagOf: the tag a destination without one takes (a registry or OCI place names one; archives and the engine do not)', () => {
+    expect(tagOf(parsePlace('localhost:5000/a:7'))).toBe('7');
+    expect(tagOf(parsePlace('localhost:5000/a@sha256:' + 'a'.repeat(64)))).toBeUndefined();
+    expect(tagOf(parsePlace('oci:/x:v1'))).toBe('v1');
+    expect(tagOf(parsePlace('oci:/x'))).toBeUndefined();
+    expect(tagOf(parsePlace('oci-archive:x.tar:v2'))).toBe('v2');
+    expect(tagOf(parsePlace('docker-archive:x.tar:app:1'))).toBeUndefined();
+    expect(tagOf(parsePlace('docker-daemon:app:1'))).toBeUndefined();
   });
 });

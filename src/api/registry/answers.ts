@@ -1,52 +1,7 @@
-// Schemas of a registry's JSON: the token service's answer, the tag list, manifests and indexes
-// (interface.md "Registry objects", the OCI image spec). Digests are checked to the one form hubctl
-// verifies (sha256, 64 lower-case hex digits): they go into URLs and into file names of OCI
-// layouts, where `sha256:../../x` must never arrive.
+// Schemas of a registry's own JSON: the token service's answer, the tag list and the catalog
+// (interface.md "Registry objects"). The OCI documents' schemas (manifests, indexes, descriptors)
+// are in oci/schemas.ts.
 import { object, v } from '../answer.js';
-import type { Descriptor, ImageIndex, ImageManifest } from './media-types.js';
-
-const digest = v.pipe(v.string(), v.regex(/^sha256:[a-f0-9]{64}$/, 'expected a sha256 digest'));
-const size = v.pipe(v.number(), v.safeInteger(), v.minValue(0, 'expected a size of 0 or more'));
-
-const platform = object({
-  architecture: v.string(),
-  os: v.string(),
-  variant: v.optional(v.string()),
-  'os.version': v.optional(v.string()),
-});
-
-const descriptor = object({
-  mediaType: v.string(),
-  digest,
-  size,
-  platform: v.optional(platform),
-  urls: v.optional(v.array(v.string())),
-  annotations: v.optional(v.record(v.string(), v.string())),
-  artifactType: v.optional(v.string()),
-});
-
-const documentFields = {
-  schemaVersion: v.optional(v.number()),
-  mediaType: v.optional(v.string()),
-  annotations: v.optional(v.record(v.string(), v.string())),
-  artifactType: v.optional(v.string()),
-  subject: v.optional(descriptor),
-};
-
-export const DescriptorSchema = descriptor as v.GenericSchema<unknown, Descriptor>;
-
-/** An image manifest: one config, layers (none is allowed). */
-export const ImageManifestSchema = object({
-  ...documentFields,
-  config: DescriptorSchema,
-  layers: v.optional(v.array(DescriptorSchema), []),
-}) as v.GenericSchema<unknown, ImageManifest>;
-
-/** An index (manifest list): one descriptor per image. */
-export const ImageIndexSchema = object({
-  ...documentFields,
-  manifests: v.array(DescriptorSchema),
-}) as v.GenericSchema<unknown, ImageIndex>;
 
 /** `GET /v2/<name>/tags/list`: `tags` may be null for a repository with none. */
 export const TagListAnswer = object({ tags: v.nullish(v.array(v.string()), null) });
@@ -60,14 +15,6 @@ export const RegistryTokenAnswer = v.pipe(
   }),
   v.check((b) => Boolean(b.token || b.access_token), 'no token in token or access_token'),
 );
-
-/** The fields of an image config that hubctl shows; the rest passes through. */
-export const ImageConfigAnswer = object({
-  os: v.optional(v.string()),
-  architecture: v.optional(v.string()),
-  variant: v.optional(v.string()),
-  created: v.optional(v.string()),
-});
 
 /** `GET /v2/_catalog`: the repositories of a registry, one page. */
 export const CatalogAnswer = v.looseObject({ repositories: v.nullish(v.array(v.string()), null) });

@@ -7,12 +7,17 @@ import { MAX_ERROR_BYTES, MAX_MANIFEST_BYTES } from '../../http/body.js';
 import type { HttpResponse, Method, RequestBody } from '../../http/client.js';
 import { apiErrorFrom } from '../../http/errors.js';
 import { nextPageUrl, paginate } from '../../http/paginate.js';
+import {
+  type ParsedManifest,
+  parseManifest,
+  sha256Digest,
+  verifyManifestDigest,
+} from '../../oci/manifest.js';
+import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from '../../oci/media-types.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { readAnswer } from '../answer.js';
 import { CatalogAnswer, TagListAnswer } from './answers.js';
 import { scopeFor } from './auth.js';
-import { type ParsedManifest, parseManifest, sha256Digest, verifyManifestDigest } from './manifest.js';
-import { type Descriptor, MANIFEST_ACCEPT, OCI_INDEX } from './media-types.js';
 import { type RateLimit, rateLimitOf } from './rate-limit.js';
 import {
   type Actions,
@@ -117,9 +122,8 @@ export class RegistryClient extends RegistryTransport {
     return { bytes, digest, mediaType: parsed.mediaType, parsed };
   }
 
-  /** HEAD a manifest: undefined when it does not exist. */
-  async headManifest(repo: RepositoryName, reference: string): Promise<ManifestHead | undefined> {
-    const what = `checking manifest ${reference} of ${repo.registry}/${repo.repository}`;
+  /** The answer to a HEAD of a manifest (every current type accepted), its empty body drained. */
+  private async headManifestAnswer(repo: RepositoryName, reference: string, what: string) {
     const res = await this.send(repo, {
       method: 'HEAD',
       url: `v2/${repo.repository}/manifests/${reference}`,
@@ -128,6 +132,13 @@ export class RegistryClient extends RegistryTransport {
       what,
     });
     await res.dump().catch(() => undefined);
+    return res;
+  }
+
+  /** HEAD a manifest: undefined when it does not exist. */
+  async headManifest(repo: RepositoryName, reference: string): Promise<ManifestHead | undefined> {
+    const what = `checking manifest ${reference} of ${repo.registry}/${repo.repository}`;
+    const res = await this.headManifestAnswer(repo, reference, what);
     if (res.status === 404) return undefined;
     await this.expect(res, [200], what, 'HEAD');
     const size = Number(res.headers['content-length']);
@@ -144,14 +155,7 @@ export class RegistryClient extends RegistryTransport {
    */
   async rateLimit(repo: RepositoryName, reference: string): Promise<RateLimit | undefined> {
     const what = `checking the rate limit of ${repo.registry}/${repo.repository}`;
-    const res = await this.send(repo, {
-      method: 'HEAD',
-      url: `v2/${repo.repository}/manifests/${reference}`,
-      actions: ['pull'],
-      headers: { accept: MANIFEST_ACCEPT },
-      what,
-    });
-    await res.dump().catch(() => undefined);
+    const res = await this.headManifestAnswer(repo, reference, what);
     if (res.status === 404)
       throw new NotFoundError(`${what}: ${repo.repository}:${reference} does not exist`);
     // 429 carries the headers too: the limit is reached.

@@ -4,9 +4,10 @@ import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import type { AuditClient } from '../../api/audit.js';
 import type { FilterInput } from '../../audit/query.js';
-import { checkBaseUrl } from '../../config/values.js';
+import type { Credential } from '../../auth/chain.js';
+import { baseOf, checkBaseUrl } from '../../config/values.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import { escapeControl } from '../../output/escape.js';
 
 export const DEFAULT_AUDIT_URL = 'https://api.docker.com';
@@ -107,9 +108,9 @@ export async function auditCredential(
     env: ctx.env,
     stored: async () => {
       const { openConfigReader } = await import('../../config/read.js');
-      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, new URL(baseUrl).origin);
+      return storedAuditToken(openConfigReader(ctx.configDir()), settings.profile, baseUrl);
     },
-    hub: async () => (await ctx.credentials()).hub(),
+    hub: async () => hubCredentialForAudit(await (await ctx.credentials()).hub(), settings.baseUrl, baseUrl),
   });
 }
 
@@ -149,19 +150,48 @@ export async function openAuditClient(
 
 /** A stored audit token is kept for one profile and one audit origin; another origin never gets it. */
 function storedAuditToken(
-  reader: { auditCredential?(profile: string): { secret?: string; origin?: string } | undefined },
+  reader: {
+    auditCredential?(profile: string): { secret?: string; origin?: string; base?: string } | undefined;
+  },
   profile: string,
-  origin: string,
+  baseUrl: string,
 ): { secret: string; source: string } | undefined {
   const entry = reader.auditCredential?.(profile);
   if (!entry?.secret) return undefined;
-  if (entry.origin !== origin) {
+  // Bound to the origin and base path it was checked against (entries from before: the origin).
+  const target = entry.base !== undefined ? baseOf(baseUrl) : new URL(baseUrl).origin;
+  const boundTo = entry.base ?? entry.origin;
+  if (boundTo !== target) {
     throw new UsageError(
-      `the stored audit token of profile "${profile}" is for ${entry.origin}; hubctl does not send it to ${origin}`,
+      `the stored audit token of profile "${profile}" is for ${boundTo}; hubctl does not send it to ${target}`,
       { hint: 'Drop --audit-url, or store a token for this address with `hubctl auth login --audit`.' },
     );
   }
   return { secret: entry.secret, source: `stored audit token of profile "${profile}"` };
+}
+
+/** Docker's own pair: the hub's stored login may go to this audit API, and to no other. */
+const DOCKER_HUB_API = 'https://hub.docker.com';
+
+/**
+ * The hub credential chain's credential, when the audit API may have it: one given in the
+ * environment (HUBCTL_TOKEN) goes where the user points it; a stored or docker CLI login is bound to
+ * the hub it was made for, and that hub's audit API is known only for Docker's own pair
+ * (hub.docker.com → api.docker.com). Any other pairing needs `auth login --audit` for that address.
+ */
+function hubCredentialForAudit(
+  credential: Credential | undefined,
+  hubBaseUrl: string,
+  auditBaseUrl: string,
+): Credential | undefined {
+  if (credential === undefined || credential.store === 'environment') return credential;
+  if (baseOf(hubBaseUrl) === DOCKER_HUB_API && baseOf(auditBaseUrl) === DEFAULT_AUDIT_URL) return credential;
+  throw new AuthError(
+    `the hub credential (${credential.source}) is for ${baseOf(hubBaseUrl)}; hubctl does not send it to the audit API at ${baseOf(auditBaseUrl)}`,
+    {
+      hint: 'Store an organization access token for that address with `hubctl auth login --audit --audit-url URL`, or set HUBCTL_AUDIT_TOKEN.',
+    },
+  );
 }
 
 /** `--limit`: a whole number, 0 for no limit. */

@@ -4,6 +4,7 @@
 // reading one event of the organization's audit log before it is stored.
 import { Pacer } from '../../audit/pacer.js';
 import { isOrganizationToken, resolveAuditCredential } from '../../auth/audit-credential.js';
+import { baseOf } from '../../config/values.js';
 import type { Context } from '../../context.js';
 import { auditUrl, statusLine } from '../audit/shared.js';
 
@@ -37,7 +38,7 @@ export async function loginAudit(
   const settings = await ctx.settings();
   const store = await ctx.config();
   const origin = new URL(baseUrl).origin;
-  store.setAuditCredential(settings.profile, { username: org, secret, origin });
+  store.setAuditCredential(settings.profile, { username: org, secret, origin, base: baseOf(baseUrl) });
   if (ctx.output.json) {
     ctx.output.printJson({
       loggedIn: true,

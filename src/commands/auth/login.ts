@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { isDockerHubRegistry } from '../../auth/chain.js';
+import { baseOf } from '../../config/values.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { registryBaseUrl } from '../../ref/reference.js';
@@ -121,7 +122,11 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const choice = await chooseStore(ctx, settings, Boolean(opts.insecureStorage));
   const serverUrl = hubServerUrl(settings.baseUrl, settings.profile);
   const entry = await keepSecret(ctx, choice, serverUrl, username, secret);
-  store.setHubCredential(settings.profile, { ...entry, origin: new URL(settings.baseUrl).origin });
+  store.setHubCredential(settings.profile, {
+    ...entry,
+    origin: new URL(settings.baseUrl).origin,
+    base: baseOf(settings.baseUrl),
+  });
   // A JWT of the credential this one replaces is not kept.
   await dropCachedJwts(store, settings.profile);
   if (!store.getProfile(settings.profile).username) store.set(settings.profile, 'username', username);

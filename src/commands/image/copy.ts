@@ -1,76 +1,33 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { parsePlatform } from '../../image/platform.js';
-import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
+import { LOCAL_PREFIXES, PLACE_FORMS, type PlaceRef, parsePlace, placesHelp } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
 import { runAllTags } from './copy-all-tags.js';
 import type { CopyOptions } from './copy-options.js';
+import { runTransfer } from './shared.js';
+import { type TransferFlags, transferOptions, transferSettings } from './transfer-options.js';
 
 export type { CopyOptions };
-
-import { concurrencyOption, runTransfer } from './shared.js';
-
-export interface CopyFlags {
-  platform?: string;
-  allPlatforms?: boolean;
-  concurrency: number;
-  keepDigests?: boolean;
-  referrers?: boolean;
-}
-
-/** The flags every transfer verb shares. */
-export function transferOptions(cmd: Command): Command {
-  return cmd
-    .option('--all-platforms', 'the index and every platform (not into a docker archive)')
-    .option(
-      '--platform <os/arch[/variant]>',
-      "picked from an index; a single image must have it (default: this machine's)",
-    )
-    .option(
-      '--keep-digests',
-      'keep docker manifests as they are in oci: places (skopeo and podman cannot read them)',
-    )
-    .option('--concurrency <n>', 'blobs transferred at once', concurrencyOption, 4)
-    .option(
-      '--referrers',
-      'carry what points at the image (signatures, SBOMs, attestations), recursively; digests kept',
-    );
-}
-
-/** `{ concurrencyDefault: true }` when --concurrency was not given (a registry setting may apply). */
-export function concurrencyDefaulted(cmd: Command): { concurrencyDefault?: true } {
-  return cmd.getOptionValueSource('concurrency') === 'default' ? { concurrencyDefault: true } : {};
-}
-
-export function checkFlags(o: CopyFlags): void {
-  if (o.platform !== undefined && o.allPlatforms)
-    throw new UsageError('--platform and --all-platforms cannot be used together');
-  if (o.platform !== undefined) parsePlatform(o.platform);
-}
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
   const cmd = transferOptions(
     group
       .command('copy')
-      .description('Copy an image from any place to any other: registry, oci:, oci-archive:, docker-archive:')
+      .description(`Copy an image from any place to any other: registry, ${LOCAL_PREFIXES}`)
       .argument('<src>', `where the image is: ${PLACE_FORMS}`)
       .argument('<dst>', 'where it goes (same forms)'),
   )
     .option('--all-tags', 'every tag of the source repository to the destination repository (registries)')
-    .action((src: string, dst: string, o: CopyFlags & { allTags?: boolean }, self: Command) => {
-      checkFlags(o);
+    .addHelpText('after', placesHelp('all'))
+    .action((src: string, dst: string, o: TransferFlags & { allTags?: boolean }, self: Command) => {
+      const settings = transferSettings(o, self);
       const allTags = Boolean(o.allTags);
       const opts: CopyOptions = {
         src: allTags ? repositoryPlace(src) : parsePlace(src),
         dst: allTags ? repositoryPlace(dst) : parsePlace(dst),
         allTags,
-        platform: o.platform,
-        allPlatforms: Boolean(o.allPlatforms),
-        concurrency: o.concurrency,
-        keepDigests: Boolean(o.keepDigests),
-        referrers: Boolean(o.referrers),
-        ...concurrencyDefaulted(self),
+        ...settings,
       };
       return host.run((ctx) => runner(ctx, opts));
     });

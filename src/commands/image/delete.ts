@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { CancelledError } from '../../errors.js';
 import { type DeletePlan, executeDelete, planDelete } from '../../image/delete.js';
+import { isIndexType } from '../../oci/media-types.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
 import { type CommandHost, confirmDestructive, examples } from '../host.js';
 

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { parseImageConfig } from '../../api/registry/manifest.js';
-import { type Descriptor, isIndexType } from '../../api/registry/media-types.js';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { isImageConfig } from '../../image/image-config.js';
@@ -8,6 +6,8 @@ import { openSource } from '../../image/places.js';
 import { formatPlatform, parsePlatform } from '../../image/platform.js';
 import { readSmallBlob, selectImages } from '../../image/select.js';
 import type { StoredManifest } from '../../image/store.js';
+import { parseImageConfig } from '../../oci/manifest.js';
+import { type Descriptor, isIndexType } from '../../oci/media-types.js';
 import { formatBytes } from '../../output/progress.js';
 import { PLACE_FORMS, type PlaceRef, parsePlace } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';

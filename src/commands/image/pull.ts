@@ -2,20 +2,19 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ImageReference, parseReference } from '../../ref/reference.js';
-import { type PlaceRef, parsePlace } from '../../ref/transport.js';
+import { LOCAL_FORMS, LOCAL_PREFIXES, type PlaceRef, parsePlace, placesHelp } from '../../ref/transport.js';
 import { type CommandHost, examples } from '../host.js';
-import { type CopyFlags, checkFlags, concurrencyDefaulted, transferOptions } from './copy.js';
 import { runTransfer } from './shared.js';
+import {
+  type TransferFlags,
+  type TransferSettings,
+  transferOptions,
+  transferSettings,
+} from './transfer-options.js';
 
-export interface PullOptions {
+export interface PullOptions extends TransferSettings {
   ref: ImageReference;
   dest: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  keepDigests: boolean;
-  referrers?: boolean;
-  concurrencyDefault?: boolean;
 }
 
 export function register(group: Command, host: CommandHost, runner = run): Command {
@@ -24,33 +23,25 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
       .command('pull')
       .description('Download an image to a local place (resumes a broken pull into oci:)')
       .argument('<ref>', 'image reference')
-      .argument(
-        '<dest>',
-        'oci:DIR[:tag], oci-archive:FILE[:tag], docker-archive:FILE[:ref] or docker-daemon:NAME[:TAG]',
-      ),
-  ).action((ref: string, dest: string, o: CopyFlags, self: Command) => {
-    checkFlags(o);
-    const place = parsePlace(dest);
-    if (place.transport === 'registry')
-      throw new UsageError(
-        `pull writes a local image (oci:, oci-archive:, docker-archive:, docker-daemon:): use image copy ${ref} ${dest}`,
-      );
-    if (o.allPlatforms && (place.transport === 'docker-archive' || place.transport === 'docker-daemon'))
-      throw new UsageError(
-        `${place.transport === 'docker-daemon' ? 'the engine' : 'a docker archive'} holds one platform per name: pull --all-platforms into oci:DIR instead`,
-      );
-    const opts: PullOptions = {
-      ref: parseReference(ref.replace(/^docker:\/\//, '')),
-      dest: place,
-      platform: o.platform,
-      allPlatforms: Boolean(o.allPlatforms),
-      concurrency: o.concurrency,
-      keepDigests: Boolean(o.keepDigests),
-      referrers: Boolean(o.referrers),
-      ...concurrencyDefaulted(self),
-    };
-    return host.run((ctx) => runner(ctx, opts));
-  });
+      .argument('<dest>', LOCAL_FORMS),
+  )
+    .addHelpText('after', placesHelp('local'))
+    .action((ref: string, dest: string, o: TransferFlags, self: Command) => {
+      const settings = transferSettings(o, self);
+      const place = parsePlace(dest);
+      if (place.transport === 'registry')
+        throw new UsageError(`pull writes a local image (${LOCAL_PREFIXES}): use image copy ${ref} ${dest}`);
+      if (o.allPlatforms && (place.transport === 'docker-archive' || place.transport === 'docker-daemon'))
+        throw new UsageError(
+          `${place.transport === 'docker-daemon' ? 'the engine' : 'a docker archive'} holds one platform per name: pull --all-platforms into oci:DIR instead`,
+        );
+      const opts: PullOptions = {
+        ref: parseReference(ref.replace(/^docker:\/\//, '')),
+        dest: place,
+        ...settings,
+      };
+      return host.run((ctx) => runner(ctx, opts));
+    });
   return examples(cmd, [
     'hubctl image pull alpine:3.20 oci:./alpine:3.20',
     'hubctl image pull localhost:5000/team/app:1 docker-archive:app.tar --platform linux/arm64',

@@ -5,15 +5,17 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { CompressedLayers } from '../../image/engine/compressed-layers.js';
 import { openDestination, openSource, type PlaceDeps } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
-import { CompressedLayers, KnownBlobs, UploadStateStore } from '../../image/resume-state.js';
+import { KnownBlobs } from '../../image/registry/known-blobs.js';
+import { UploadStateStore } from '../../image/registry/upload-state.js';
 import type { PlatformChoice } from '../../image/select.js';
 import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress } from '../../output/progress.js';
 import type { PlaceRef } from '../../ref/transport.js';
-import { positiveInt } from '../host.js';
+import type { TransferSettings } from './transfer-options.js';
 
 /** `--platform`, else HUBCTL_PLATFORM, else this machine's (linux/<arch>). */
 export function wantedPlatform(ctx: Context, flag: string | undefined): PlatformSpec {
@@ -90,17 +92,10 @@ export function platformChoice(ctx: Context, flag: string | undefined, all: bool
   return { kind: 'one', platform: wantedPlatform(ctx, flag), explicit: flag !== undefined };
 }
 
-export interface TransferRequest {
+export interface TransferRequest extends Omit<TransferSettings, 'keepDigests'> {
   src: PlaceRef;
   dst: PlaceRef;
-  platform?: string;
-  allPlatforms: boolean;
-  concurrency: number;
-  /** --concurrency was not given: a registry's `concurrency` setting may replace it. */
-  concurrencyDefault?: boolean;
   keepDigests?: boolean;
-  /** Carry the referrers along (--referrers). */
-  referrers?: boolean;
   /** Which place the result names (a pull names its source, as docker pull does). */
   names?: 'source' | 'destination';
 }
@@ -172,6 +167,3 @@ export function printTransfer(ctx: Context, verb: string, result: TransferResult
   );
   ctx.output.line(`${result.reference.replace(/@sha256:[a-f0-9]{64}$/, '')}@${result.digest}`);
 }
-
-/** `--concurrency`: blobs transferred at once, 1 to 32. */
-export const concurrencyOption = positiveInt('--concurrency', 32);

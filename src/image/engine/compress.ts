@@ -8,7 +8,7 @@ import { pipeline as pipe, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, deflateRaw as deflateRawCallback, gzip as gzipCallback } from 'node:zlib';
-import { sha256Digest } from '../../api/registry/manifest.js';
+import { sha256Digest } from '../../oci/manifest.js';
 import { READ_CHUNK } from '../io-sizes.js';
 
 const gzip = promisify(gzipCallback);

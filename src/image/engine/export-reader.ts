@@ -14,13 +14,13 @@ import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { checkAnswer, v } from '../../api/answer.js';
-import { sha256Digest } from '../../api/registry/manifest.js';
-import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { IntegrityError, UnexpectedAnswerError, ValidationError } from '../../errors.js';
+import { sha256Digest } from '../../oci/manifest.js';
+import { DOCKER_CONFIG, DOCKER_LAYER_GZIP, DOCKER_MANIFEST } from '../../oci/media-types.js';
 import { WRITE_BATCH } from '../io-sizes.js';
-import type { CompressedLayers } from '../resume-state.js';
 import type { StreamedBlobWriter } from '../store.js';
 import { compressBytes, compressFile, ENGINE_GZIP_LEVEL, gzipStream, levelFor, limiter } from './compress.js';
+import type { CompressedLayers } from './compressed-layers.js';
 import { readTarStream } from './tar-stream.js';
 
 /** Entries up to this size are kept in memory; larger ones are spooled to a file. */

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { EngineClient } from '../../api/engine/client.js';
-import { parseManifest, sha256Digest } from '../../api/registry/manifest.js';
-import { type Descriptor, DOCKER_MANIFEST } from '../../api/registry/media-types.js';
 import { NotFoundError } from '../../errors.js';
-import type { CompressedLayers } from '../resume-state.js';
+import { parseManifest, sha256Digest } from '../../oci/manifest.js';
+import { type Descriptor, DOCKER_MANIFEST } from '../../oci/media-types.js';
 import type { BlobRead, ImageSource, StoredManifest, StreamedBlobWriter } from '../store.js';
 import { gzipStream } from './compress.js';
+import type { CompressedLayers } from './compressed-layers.js';
 import { type ExportedImage, readEngineExport } from './export-reader.js';
 
 /**

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
-import { type Descriptor, OCI_INDEX } from '../../api/registry/media-types.js';
 import { IntegrityError, NetworkError, NotFoundError, ValidationError } from '../../errors.js';
+import { type Descriptor, OCI_INDEX } from '../../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import { formatReference, type ImageReference } from '../../ref/reference.js';
 import {
@@ -18,10 +18,11 @@ import {
   subjectOf,
   withReferrer,
 } from '../referrers.js';
-import type { KnownBlobs, UploadStateStore } from '../resume-state.js';
 import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
-import { cancelOpenUploads, type OpenUpload, pushBlob } from '../upload.js';
+import type { KnownBlobs } from './known-blobs.js';
 import { streamBlob } from './streamed-upload.js';
+import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
+import type { UploadStateStore } from './upload-state.js';
 
 export interface RegistryDestinationOptions {
   signal: AbortSignal;

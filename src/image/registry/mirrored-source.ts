@@ -3,8 +3,8 @@
 // mirror lacks is read from the registry. The mirror's own credentials are used for it (they are
 // bound to its origin); nothing of the registry's is sent to it.
 
-import type { Descriptor } from '../../api/registry/media-types.js';
 import { HubctlError } from '../../errors.js';
+import type { Descriptor } from '../../oci/media-types.js';
 import type { ReferrerList } from '../referrers.js';
 import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
 import type { RegistrySource } from './source.js';

@@ -3,12 +3,12 @@
 // later push to another repository of the same registry can mount them.
 
 import type { FetchedManifest, RegistryClient } from '../../api/registry/client.js';
-import type { Descriptor } from '../../api/registry/media-types.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import type { Descriptor } from '../../oci/media-types.js';
 import { formatReference, type ImageReference, manifestReference } from '../../ref/reference.js';
 import { fallbackTag, ofArtifactType, type ReferrerList } from '../referrers.js';
-import type { KnownBlobs } from '../resume-state.js';
 import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
+import type { KnownBlobs } from './known-blobs.js';
 
 export class RegistrySource implements ImageSource {
   readonly name: string;

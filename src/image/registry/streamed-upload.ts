@@ -12,8 +12,8 @@ import { UnexpectedAnswerError } from '../../errors.js';
 import type { TransferProgress } from '../../output/progress.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import type { StreamedBlob } from '../store.js';
-import { isRetryable, MAX_FAILURES, type OpenUpload, PUSH } from '../upload.js';
 import { asNetworkError } from '../verified-write.js';
+import { isRetryable, MAX_FAILURES, type OpenUpload, PUSH } from './upload.js';
 
 export interface StreamedUploadContext {
   client: RegistryClient;

@@ -1,6 +1,8 @@
 // Cedar text: where things are in it. Cedar reports source locations as UTF-8 byte offsets; hubctl
 // says lines and columns. Pure: no IO.
 
+import { Ascii } from '../ascii.js';
+
 export interface TextPosition {
   /** 1-based line. */
   line: number;
@@ -24,7 +26,7 @@ export function positionOfByte(text: string, byteOffset: number): TextPosition {
       bytes += 4;
       i++;
     } else bytes += 3;
-    if (c === 10) {
+    if (c === Ascii.LineFeed) {
       line++;
       lineStart = i + 1;
     }
@@ -35,7 +37,7 @@ export function positionOfByte(text: string, byteOffset: number): TextPosition {
 /** The 1-based line of character offset `offset` of `text`. */
 export function lineOfOffset(text: string, offset: number): number {
   let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === Ascii.LineFeed) line++;
   return line;
 }
 

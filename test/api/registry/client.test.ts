@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nextLink, RegistryClient, rangeEnd } from '../../../src/api/registry/client.js';
 import { ApiError, AuthError, IntegrityError, NotFoundError } from '../../../src/errors.js';
 import { createHttpClient } from '../../../src/http/client.js';
-import { type OpenUpload, pushBlob } from '../../../src/image/upload.js';
+import { type OpenUpload, pushBlob } from '../../../src/image/registry/upload.js';
 import type { RepositoryName } from '../../../src/ref/reference.js';
 import { fixedClock } from '../../support/run-cli.js';
 import { type FakeServer, json, startFakeServer } from './fake-server.js';

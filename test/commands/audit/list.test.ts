@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openConfigStore } from '../../../src/config/store.js';
 import { type AuditEmulator, auditFixture, startAuditEmulator } from '../../support/audit-emulator.js';
 import { runCli } from '../../support/run-cli.js';
 
@@ -179,6 +183,27 @@ describe('audit list: refusals', () => {
     expect(oat.code, oat.stderr).toBe(0);
   });
 
+  it("sends a stored hub login to Docker's own audit API only, never to another audit address", async () => {
+    const config = mkdtempSync(join(tmpdir(), 'hubctl-audit-hub-'));
+    const hub = 'http://127.0.0.1:9/hub';
+    openConfigStore(config).setHubCredential('default', {
+      username: 'acme',
+      secret: OAT,
+      origin: new URL(hub).origin,
+      base: hub,
+    });
+    const r = await runCli(['audit', 'list', '--limit', '1'], {
+      env: { HUBCTL_CONFIG_DIR: config, HUBCTL_BASE_URL: hub, HUBCTL_AUDIT_URL: emu.url, HUBCTL_ORG: 'acme' },
+      clock,
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(
+      `is for ${hub}; hubctl does not send it to the audit API at ${new URL(emu.url).origin}`,
+    );
+    expect(r.stderr).not.toContain(OAT);
+    expect(emu.requests).toHaveLength(0);
+  });
+
   it('exits 4 on 401 and 403, with the server sentence', async () => {
     const r = await audit(['list'], { HUBCTL_AUDIT_TOKEN: 'hub_oat_unknown' });
     expect(r.code).toBe(4);
@@ -243,7 +268,12 @@ describe('auth login --audit', () => {
     expect(ok.code, ok.stderr).toBe(0);
     const { readFileSync } = await import('node:fs');
     const creds = JSON.parse(readFileSync(`${config}/credentials.json`, 'utf8'));
-    expect(creds.audit.default).toEqual({ username: 'acme', secret: OAT, origin: new URL(emu.url).origin });
+    expect(creds.audit.default).toEqual({
+      username: 'acme',
+      secret: OAT,
+      origin: new URL(emu.url).origin,
+      base: new URL(emu.url).origin,
+    });
     emu.clearRequests();
     const list = await runCli(['audit', 'list', '--limit', '1', '--json'], { env: base, clock });
     expect(list.code, list.stderr).toBe(0);
@@ -255,6 +285,14 @@ describe('auth login --audit', () => {
     });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stderr).toMatch(/does not send it to http:\/\/localhost:9/);
+    // …and to its base path: the same origin under another path is another service.
+    const otherPath = await runCli(['audit', 'list', '--audit-url', `${emu.url}/other/`], {
+      env: base,
+      clock,
+    });
+    expect(otherPath.code).toBe(2);
+    expect(otherPath.stderr).toContain(`does not send it to ${new URL(emu.url).origin}/other`);
+    expect(emu.requests).toHaveLength(1);
     const out = await runCli(['auth', 'logout'], { env: base, clock });
     expect(out.code).toBe(0);
     expect(out.stderr).toMatch(/Removed the audit log token of profile "default"/);

@@ -57,6 +57,7 @@ describe('a credential helper that fails', () => {
       username: 'alice',
       secret: 'alice-password',
       origin: h.hub.url,
+      base: h.hub.url,
     });
   });
 
@@ -127,6 +128,7 @@ describe('a credential helper that fails', () => {
       helper: 'pass',
       serverUrl,
       origin: h.hub.url,
+      base: h.hub.url,
     });
     for (const f of readdirSync(h.dir)) {
       if (f.endsWith('.json')) expect(readFileSync(join(h.dir, f), 'utf8')).not.toContain('alice-password');

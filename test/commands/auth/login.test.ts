@@ -33,6 +33,7 @@ describe('auth login (hub account)', () => {
       username: 'alice',
       secret: 'alice-password',
       origin: h.hub.url,
+      base: h.hub.url,
     });
     expect(statSync(join(h.dir, 'credentials.json')).mode & 0o777).toBe(0o600);
     // The account name is remembered in the profile.
@@ -109,6 +110,7 @@ describe('auth login (hub account)', () => {
       username: 'alice',
       secret: 'alice-password',
       origin: h.hub.url,
+      base: h.hub.url,
     });
   });
 
@@ -117,7 +119,7 @@ describe('auth login (hub account)', () => {
       stdin: 'bob-password',
     });
     expect(credentials().hub).toEqual({
-      staging: { username: 'bob', secret: 'bob-password', origin: h.hub.url },
+      staging: { username: 'bob', secret: 'bob-password', origin: h.hub.url, base: h.hub.url },
     });
   });
 });
@@ -172,7 +174,7 @@ describe('auth login <registry-host>', () => {
     const r = await h.run(['auth', 'logout', host]);
     expect(r).toMatchObject({ code: 0, stderr: `Removed the stored credential of ${host}.\n` });
     expect(credentials()).toEqual({
-      hub: { default: { username: 'alice', secret: 'alice-password', origin: h.hub.url } },
+      hub: { default: { username: 'alice', secret: 'alice-password', origin: h.hub.url, base: h.hub.url } },
       registries: {},
     });
   });

@@ -9,6 +9,7 @@ import * as inspect from '../../../src/commands/image/inspect.js';
 import * as pull from '../../../src/commands/image/pull.js';
 import * as push from '../../../src/commands/image/push.js';
 import * as tags from '../../../src/commands/image/tags.js';
+import { PLACES } from '../../../src/ref/transport.js';
 import { runCli } from '../../support/run-cli.js';
 
 function parse(register: (g: Command, h: CommandHost, runner: never) => Command, argv: string[]): unknown[] {
@@ -138,5 +139,23 @@ describe('image verbs: parsing', () => {
     const long = await runCli(['image', 'digest', `r.io/${'a'.repeat(260)}`]);
     expect(long.code).toBe(2);
     expect(long.stderr).toMatch(/must be fewer than 256/);
+  });
+});
+
+describe('image verbs: the places their help names come from the table of ref/transport.ts', () => {
+  it.each([
+    ['copy', false],
+    ['pull', true],
+    ['push', true],
+  ])('image %s --help names every place it takes, with what it is', async (verb, localOnly) => {
+    const r = await runCli(['image', verb, '--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    for (const k of Object.values(PLACES)) {
+      const shown = !localOnly || k.local;
+      for (const form of k.forms) expect(help.includes(form)).toBe(shown);
+      expect(help.includes(k.about)).toBe(shown);
+      if (verb === 'copy') expect(help).toContain(k.local ? k.prefix : 'registry');
+    }
   });
 });

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { engineAddress } from '../../../src/api/engine/address.js';
 import { createEngineClient, type EngineClient } from '../../../src/api/engine/client.js';
-import { parseManifest } from '../../../src/api/registry/manifest.js';
-import type { Descriptor } from '../../../src/api/registry/media-types.js';
 import { systemClock } from '../../../src/clock.js';
 import { createHttpClient } from '../../../src/http/client.js';
 import { engineDispatcher } from '../../../src/http/engine-transport.js';
 import type { ImageDestination, ImageSource, StoredManifest } from '../../../src/image/store.js';
+import { parseManifest } from '../../../src/oci/manifest.js';
+import type { Descriptor } from '../../../src/oci/media-types.js';
 import type { TransferProgress } from '../../../src/output/progress.js';
 
 export function engineClient(host: string, pinned?: string): EngineClient {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifest, sha256Digest, verifyManifestDigest } from '../../../src/api/registry/manifest.js';
-import { MANIFEST_ACCEPT } from '../../../src/api/registry/media-types.js';
-import { IntegrityError, ValidationError } from '../../../src/errors.js';
+import { IntegrityError, ValidationError } from '../../src/errors.js';
+import { parseManifest, sha256Digest, verifyManifestDigest } from '../../src/oci/manifest.js';
+import { MANIFEST_ACCEPT } from '../../src/oci/media-types.js';
 
 const b = (v: unknown) => Buffer.from(JSON.stringify(v));
 const config = { mediaType: 'x', digest: `sha256:${'c'.repeat(64)}`, size: 2 };

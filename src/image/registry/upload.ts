@@ -5,12 +5,13 @@
 // directory so that the next run continues an upload this process could not finish.
 
 import { type Readable, Transform } from 'node:stream';
-import type { RegistryClient } from '../api/registry/client.js';
-import { ApiError, AuthError, HubctlError, IntegrityError, NetworkError } from '../errors.js';
-import type { BlobAction, TransferProgress } from '../output/progress.js';
-import type { RepositoryName } from '../ref/reference.js';
-import type { KnownBlobs, UploadStateStore } from './resume-state.js';
-import { asNetworkError } from './verified-write.js';
+import type { RegistryClient } from '../../api/registry/client.js';
+import { ApiError, AuthError, HubctlError, IntegrityError, NetworkError } from '../../errors.js';
+import type { BlobAction, TransferProgress } from '../../output/progress.js';
+import type { RepositoryName } from '../../ref/reference.js';
+import { asNetworkError } from '../verified-write.js';
+import type { KnownBlobs } from './known-blobs.js';
+import type { UploadStateStore } from './upload-state.js';
 
 export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
 export const DEFAULT_CHUNK_SIZE = 64 * 1024 * 1024;

@@ -2,9 +2,8 @@
 // one, else from the Content-Type; schema 1 is refused (decisions §6).
 
 import { createHash } from 'node:crypto';
-import { HubctlError, IntegrityError, UnexpectedAnswerError, ValidationError } from '../../errors.js';
-import { checkAnswer, describeIssue, v } from '../answer.js';
-import { ImageConfigAnswer, ImageIndexSchema, ImageManifestSchema } from './answers.js';
+import { checkAnswer, describeIssue, v } from '../api/answer.js';
+import { HubctlError, IntegrityError, UnexpectedAnswerError, ValidationError } from '../errors.js';
 import {
   DOCKER_MANIFEST,
   type ImageIndex,
@@ -14,6 +13,7 @@ import {
   OCI_INDEX,
   OCI_MANIFEST,
 } from './media-types.js';
+import { ImageConfigAnswer, ImageIndexSchema, ImageManifestSchema } from './schemas.js';
 
 export type ParsedManifest =
   | { kind: 'index'; mediaType: string; index: ImageIndex }

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { CompressedLayers } from '../../src/image/resume-state.js';
+import { CompressedLayers } from '../../../src/image/engine/compressed-layers.js';
 
 const d = (c: string) => `sha256:${c.repeat(64)}`;
 

@@ -1,0 +1,57 @@
+// State the registry back end keeps under hubctl's state directory for later runs: which
+// repositories hold a blob. One small JSON file, written atomically under its lock.
+
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../files/atomic.js';
+import { withLock } from '../../files/lock.js';
+
+/**
+ * Repositories of each registry that hubctl has seen holding a blob (pushed or pulled), so that a
+ * later push to another repository of the same registry can mount it instead of uploading.
+ */
+export class KnownBlobs {
+  constructor(private readonly path: string) {}
+
+  private cache?: Record<string, string[]>;
+
+  private async read(): Promise<Record<string, string[]>> {
+    if (this.cache) return this.cache;
+    try {
+      this.cache = JSON.parse(await readFile(this.path, 'utf8')) as Record<string, string[]>;
+    } catch {
+      this.cache = {};
+    }
+    return this.cache;
+  }
+
+  /** Another repository of `registry` known to hold `digest`. */
+  async repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    const map = await this.read();
+    return map[`${registry} ${digest}`]?.find((r) => r !== except);
+  }
+
+  /** Adds to the file under its lock, re-read there: concurrent runs each keep what they add. */
+  async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+    await withLock(this.path, async () => {
+      this.cache = undefined;
+      await this.add(registry, repository, digests);
+    });
+  }
+
+  private async add(registry: string, repository: string, digests: string[]): Promise<void> {
+    const map = await this.read();
+    for (const d of digests) {
+      const key = `${registry} ${d}`;
+      const list = (map[key] ?? []).filter((r) => r !== repository);
+      list.unshift(repository);
+      delete map[key];
+      map[key] = list.slice(0, 4);
+    }
+    // Keep the file small: the most recent 5000 blobs.
+    const keys = Object.keys(map);
+    if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
+    await writeFileAtomic(this.path, JSON.stringify(map));
+  }
+}
