@@ -15,11 +15,8 @@
 // native indexOf, and a value read is the line's text between its quotes, as JSON.parse reads it.
 import type { AuditRecord } from './record.js';
 
-/**
- * The fields replay reads from a record (an AuditRecord has them all), and for an event read in place
- * the text of the http_request object its fields were read from: the same text, the same request.
- */
-export type ReplayEvent = { httpText?: string } & Pick<
+/** The fields replay reads from a record; an AuditRecord has them all. */
+export type ReplayEvent = Pick<
   AuditRecord,
   | 'category'
   | 'actionType'
@@ -371,7 +368,6 @@ class LineEvent implements ReplayEvent {
   resource: string | undefined;
   networkEgress: { protocol?: string } | undefined;
   httpRequest: { method?: string; host?: string; port?: string; path?: string } | undefined;
-  httpText: string | undefined;
   private readonly egress: { protocol?: string } = {};
   private readonly http: { method?: string; host?: string; port?: string; path?: string } = {};
 
@@ -402,11 +398,7 @@ class LineEvent implements ReplayEvent {
       this.http.port = r.string(PORT + o);
       this.http.path = r.string(PATH + o);
       this.httpRequest = this.http;
-      this.httpText = r.string(http);
-    } else {
-      this.httpRequest = undefined;
-      this.httpText = undefined;
-    }
+    } else this.httpRequest = undefined;
   }
 
   get user(): string | undefined {

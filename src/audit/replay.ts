@@ -223,6 +223,16 @@ export interface ReplayReport {
   firstBadLine?: { input: string; line: number };
 }
 
+/** The map under `key` in `m`, made when missing (its key copied out of the line). */
+function level<V>(m: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = m.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    m.set(detached(key), inner);
+  }
+  return inner;
+}
+
 /** One request's decisions, and its groups once an event has needed them. */
 interface Entry {
   before: EvalResult;
@@ -241,10 +251,10 @@ export class Replayer {
   /** action → destination → decisions (or why not decided); emptied when it holds MAX_CACHE. */
   private readonly cache = new Map<string, Map<string, Entry | string>>();
   /**
-   * The same for HTTP requests read in place, by the text of their http_request object (which
-   * determines the request: one string to look up instead of a URL to build); emptied with `cache`.
+   * The same for HTTP requests, by action, then host, port and path as recorded: the URL they make
+   * is a slow key (a string built of pieces, hashed whole at each lookup); emptied with `cache`.
    */
-  private readonly byHttpText = new Map<string, Entry | string>();
+  private readonly http = new Map<string, Map<string, Map<string, Map<string, Entry | string>>>>();
   private cached = 0;
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
@@ -327,8 +337,7 @@ export class Replayer {
       this.skip(req);
       return;
     }
-    // the text of http_request, for an HTTP request (the event may carry one beside a connection)
-    const entry = this.entryOf(req, req.action.startsWith('request:') ? rec.httpText : undefined);
+    const entry = this.entryOf(req, rec);
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
@@ -349,28 +358,29 @@ export class Replayer {
   }
 
   /** The decisions of a request, from the cache or decided now (and cached). */
-  private entryOf(req: ReplayRequest, httpText: string | undefined): Entry | string {
-    let byDest: Map<string, Entry | string> | undefined;
-    let entry: Entry | string | undefined;
-    if (httpText !== undefined) entry = this.byHttpText.get(httpText);
-    else {
-      byDest = this.cache.get(req.action);
-      if (byDest === undefined) {
-        byDest = new Map();
-        this.cache.set(req.action, byDest);
-      }
-      entry = byDest.get(req.destination);
-    }
-    if (entry !== undefined) return entry;
-    entry = this.decide(req);
+  private entryOf(req: ReplayRequest, rec: ReplayEvent): Entry | string {
     if (this.cached >= MAX_CACHE) {
-      for (const m of this.cache.values()) m.clear();
-      this.byHttpText.clear();
+      this.cache.clear();
+      this.http.clear();
       this.cached = 0;
     }
-    if (byDest === undefined) this.byHttpText.set(detached(httpText!), entry);
-    else byDest.set(detached(req.destination), entry);
-    this.cached++;
+    let byKey: Map<string, Entry | string>;
+    let key: string;
+    const h = rec.httpRequest;
+    if (h !== undefined && req.action.startsWith('request:')) {
+      // requestOf made an HTTP request of these fields: all are there
+      byKey = level(level(level(this.http, req.action), h.host!), h.port!);
+      key = h.path!;
+    } else {
+      byKey = level(this.cache, req.action);
+      key = req.destination;
+    }
+    let entry = byKey.get(key);
+    if (entry === undefined) {
+      entry = this.decide(req);
+      byKey.set(detached(key), entry);
+      this.cached++;
+    }
     return entry;
   }
 
