@@ -199,7 +199,7 @@ try {
     const splitter = new lib.LineSplitter(
       {
         line: (t, n) => replayer.line(t, 'bench', n),
-        lineIn: (t, s, e, n) => replayer.lineIn(t, s, e, 'bench', n),
+        lineIn: (t, s, e, n, ascii) => replayer.lineIn(t, s, e, 'bench', n, ascii),
         tooLong: () => replayer.tooLong(),
       },
       1 << 20,

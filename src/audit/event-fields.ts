@@ -1,18 +1,20 @@
 // The fields `policy replay` needs from one audit event line, read in place without JSON.parse, for
 // lines in the simple form audit logs are written in. PURE: no IO.
 //
-// `readEventFields` gives what `readAuditRecord(JSON.parse(line))` gives for those fields (category,
-// action and event type, decision, user, agent, time, resource, network_egress.protocol and
-// http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or undefined:
-// the caller then takes the full path. It answers only when it is sure, and is undefined for:
-// - a line holding a backslash (an escape) or a control character anywhere;
+// `EventFieldReader.read` gives what `readAuditRecord(JSON.parse(line))` gives for those fields
+// (category, action and event type, decision, user, agent, time, resource, network_egress.protocol
+// and http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or
+// undefined: the caller then takes the full path. It reads the line's bytes, which must be ASCII (one
+// byte a character: a field is then the text between the same offsets), one pass in JavaScript over
+// a byte array (several times quicker than charCodeAt over a string). It answers only when it is
+// sure, and is undefined for:
+// - a line holding a backslash (an escape), or a control character in a string;
 // - anything that is not valid JSON, or not one object (leading whitespace included);
 // - a field it reads given twice in one object (JSON.parse keeps the last: the full path decides);
 // - a field it reads with another type than the usual one (a string; an object for `payload`,
 //   `network_egress` and `http_request`; a numeric `port`), or nesting deeper than MAX_DEPTH.
-// Everything else (other fields, of any type, at any depth; unicode) is checked against the JSON
-// grammar and passed over. Without escapes a `"` always ends a string, so a string is found with one
-// native indexOf, and a value read is the line's text between its quotes, as JSON.parse reads it.
+// Everything else (other fields, of any type, at any depth) is checked against the JSON grammar and
+// passed over. Without escapes a string's value is its text between the quotes, as JSON.parse reads it.
 import type { AuditRecord } from './record.js';
 
 /** The fields replay reads from a record; an AuditRecord has them all. */
@@ -47,12 +49,7 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/**
- * From lastIndex, the longest run without a backslash or a control character other than LF (lines
- * decoded together are separated by LF): a line inside such a run has no escape, and none of the
- * characters a JSON string cannot hold as they are.
- */
-const CLEAN = /[^\x00-\x09\x0b-\x1f\\]*/y;
+const BACKSLASH = 0x5c;
 
 // The fields read: a string's start and end are slots 2f and 2f+1; an object's are its braces.
 // Where the API shape nests them under `payload`, a field read from `payload` is the top-level one's
@@ -89,42 +86,25 @@ export class EventFieldReader {
   /** Start and end of each field's value (a string's characters, an object's braces); -1: absent. */
   private readonly at = new Int32Array(FIELDS * 2);
   private text = '';
-  /** The run of text CLEAN last matched: [cleanFrom, cleanTo) of cleanText. */
-  private cleanText = '';
-  private cleanFrom = 0;
-  private cleanTo = -1;
   private readonly event = new LineEvent(this);
 
   /**
    * The fields of the line text[start, end) (without its line end), or undefined when the line is not
-   * in the simple form read here. The event returned is this reader's, valid until its next call.
+   * in the simple form read here. `bytes` are the text's, one a character (ASCII): bytes[i] is
+   * texb[i]! for every i from start to end (a line end or the end of the bytes after it);
+   * null (text not known to be ASCII): undefined. The event returned is this reader's, valid until
+   * its next call.
    */
-  read(text: string, start: number, end: number): ReplayEvent | undefined {
-    if (!this.clean(text, start, end)) return undefined;
-    // a line feed is allowed in a run of lines, not in one line (JSON.parse refuses it in a string)
-    const lf = text.indexOf('\n', start);
-    if (lf >= 0 && lf < end) return undefined;
-    if (text.charCodeAt(start) !== OPEN) return undefined;
+  read(text: string, start: number, end: number, bytes: Uint8Array | null): ReplayEvent | undefined {
+    if (bytes === null || bytes[start] !== OPEN) return undefined;
     this.at.fill(-1);
     this.text = text;
-    let p = this.object(text, start, end, TOP, 0);
+    let p = this.object(bytes, start, end, TOP, 0);
     if (p < 0) return undefined;
-    while (p < end && text.charCodeAt(p) === SPACE) p++;
+    p = skipSpaces(bytes, p, end);
     if (p !== end) return undefined;
     this.event.load();
     return this.event;
-  }
-
-  /** Whether text[start, end) holds no backslash and no control character. */
-  private clean(text: string, start: number, end: number): boolean {
-    if (text !== this.cleanText || start < this.cleanFrom || start > this.cleanTo) {
-      CLEAN.lastIndex = start;
-      CLEAN.test(text);
-      this.cleanText = text;
-      this.cleanFrom = start;
-      this.cleanTo = CLEAN.lastIndex;
-    }
-    return end <= this.cleanTo;
   }
 
   /** The value of a string field read, or undefined. */
@@ -141,31 +121,31 @@ export class EventFieldReader {
    * Reads the object whose `{` is at p (one of the kinds above), recording the fields of its kind;
    * returns the position after its `}`, or -1 when it is not in the form read here.
    */
-  private object(t: string, p: number, end: number, kind: number, depth: number): number {
+  private object(b: Uint8Array, p: number, end: number, kind: number, depth: number): number {
     if (depth >= MAX_DEPTH) return -1;
-    p = skipSpaces(t, p + 1, end);
-    if (t.charCodeAt(p) === CLOSE) return p + 1;
+    p = skipSpaces(b, p + 1, end);
+    if (b[p]! === CLOSE) return p + 1;
     // the fields this object has given: one given twice is left to JSON.parse (it keeps the last)
     let seen = 0;
     for (;;) {
-      if (t.charCodeAt(p) !== QUOTE) return -1;
+      if (b[p]! !== QUOTE) return -1;
       const k = p + 1;
-      const kEnd = t.indexOf('"', k);
-      if (kEnd < 0 || kEnd >= end) return -1;
+      const kEnd = stringEnd(b, k, end);
+      if (kEnd < 0) return -1;
       p = kEnd + 1;
-      if (t.charCodeAt(p) !== COLON) {
-        p = skipSpaces(t, p, end);
-        if (t.charCodeAt(p) !== COLON) return -1;
+      if (b[p]! !== COLON) {
+        p = skipSpaces(b, p, end);
+        if (b[p]! !== COLON) return -1;
       }
       p++;
-      let c = t.charCodeAt(p);
+      let c = b[p]!;
       if (c === SPACE) {
-        p = skipSpaces(t, p, end);
-        c = t.charCodeAt(p);
+        p = skipSpaces(b, p, end);
+        c = b[p]!;
       }
-      const field = fieldOf(t, k, kEnd, kind);
+      const field = fieldOf(b, k, kEnd, kind);
       if (field < 0) {
-        p = skipValue(t, p, end, c, depth);
+        p = skipValue(b, p, end, c, depth);
       } else {
         const bit = 1 << field;
         if ((seen & bit) !== 0) return -1;
@@ -176,28 +156,28 @@ export class EventFieldReader {
           const inner =
             field === PAYLOAD ? PAYLOAD_OBJECT : (field === EGRESS ? EGRESS_OBJECT : HTTP_OBJECT) + kind;
           const from = p;
-          p = this.object(t, p, end, inner, depth + 1);
+          p = this.object(b, p, end, inner, depth + 1);
           if (p < 0) return -1;
           this.at[slot] = from;
           this.at[slot + 1] = p;
         } else {
           if (c !== QUOTE) return -1;
-          const vEnd = t.indexOf('"', p + 1);
-          if (vEnd < 0 || vEnd >= end) return -1;
+          const vEnd = stringEnd(b, p + 1, end);
+          if (vEnd < 0) return -1;
           this.at[slot] = p + 1;
           this.at[slot + 1] = vEnd;
           p = vEnd + 1;
         }
       }
       if (p < 0) return -1;
-      c = t.charCodeAt(p);
+      c = b[p]!;
       if (c === SPACE) {
-        p = skipSpaces(t, p, end);
-        c = t.charCodeAt(p);
+        p = skipSpaces(b, p, end);
+        c = b[p]!;
       }
       if (c === CLOSE) return p + 1;
       if (c !== COMMA) return -1;
-      p = skipSpaces(t, p + 1, end);
+      p = skipSpaces(b, p + 1, end);
     }
   }
 }
@@ -206,153 +186,166 @@ export class EventFieldReader {
  * The field the key t[k, kEnd) names in an object of this kind, or -1 for a field not read (the
  * top level's number: the caller moves the fields of an object under payload).
  */
-function fieldOf(t: string, k: number, kEnd: number, kind: number): number {
+function fieldOf(b: Uint8Array, k: number, kEnd: number, kind: number): number {
   const n = kEnd - k;
-  const c = t.charCodeAt(k);
+  const c = b[k]!;
   if (kind <= PAYLOAD_OBJECT) {
     if (kind === TOP) {
       switch (n) {
         case 7:
-          if (same(t, k, 'payload')) return PAYLOAD;
+          if (same(b, k, 'payload')) return PAYLOAD;
           break;
         case 8:
-          if (c === 0x63 && same(t, k, 'category')) return CATEGORY;
-          if (c === 0x64 && same(t, k, 'decision')) return DECISION;
-          if (c === 0x75 && same(t, k, 'username')) return USERNAME;
+          if (c === 0x63 && same(b, k, 'category')) return CATEGORY;
+          if (c === 0x64 && same(b, k, 'decision')) return DECISION;
+          if (c === 0x75 && same(b, k, 'username')) return USERNAME;
           break;
         case 9:
-          if (same(t, k, 'timestamp')) return TIMESTAMP;
+          if (same(b, k, 'timestamp')) return TIMESTAMP;
           break;
         case 10:
-          if (c === 0x65 && same(t, k, 'event_type')) return EVENT_TYPE;
-          if (c === 0x75 && same(t, k, 'user_email')) return USER_EMAIL;
-          if (c === 0x63 && same(t, k, 'created_at')) return CREATED_AT;
+          if (c === 0x65 && same(b, k, 'event_type')) return EVENT_TYPE;
+          if (c === 0x75 && same(b, k, 'user_email')) return USER_EMAIL;
+          if (c === 0x63 && same(b, k, 'created_at')) return CREATED_AT;
           break;
         case 11:
-          if (c === 0x61 && same(t, k, 'action_type')) return ACTION_TYPE;
+          if (c === 0x61 && same(b, k, 'action_type')) return ACTION_TYPE;
           break;
       }
     }
     switch (n) {
       case 5:
-        if (same(t, k, 'agent')) return AGENT;
+        if (same(b, k, 'agent')) return AGENT;
         break;
       case 11:
-        if (c === 0x72 && same(t, k, 'resource_id')) return RESOURCE;
+        if (c === 0x72 && same(b, k, 'resource_id')) return RESOURCE;
         break;
       case 12:
-        if (same(t, k, 'http_request')) return HTTP;
+        if (same(b, k, 'http_request')) return HTTP;
         break;
       case 14:
-        if (same(t, k, 'network_egress')) return EGRESS;
+        if (same(b, k, 'network_egress')) return EGRESS;
         break;
     }
     return -1;
   }
-  if (kind < HTTP_OBJECT) return n === 8 && same(t, k, 'protocol') ? PROTOCOL : -1;
+  if (kind < HTTP_OBJECT) return n === 8 && same(b, k, 'protocol') ? PROTOCOL : -1;
   switch (n) {
     case 4:
-      if (c === 0x68 && same(t, k, 'host')) return HOST;
-      if (c === 0x70 && same(t, k, 'port')) return PORT;
-      if (c === 0x70 && same(t, k, 'path')) return PATH;
+      if (c === 0x68 && same(b, k, 'host')) return HOST;
+      if (c === 0x70 && same(b, k, 'port')) return PORT;
+      if (c === 0x70 && same(b, k, 'path')) return PATH;
       break;
     case 6:
-      if (same(t, k, 'method')) return METHOD;
+      if (same(b, k, 'method')) return METHOD;
       break;
   }
   return -1;
 }
 
-/** Whether t holds s at k (the caller has checked that the lengths agree). */
-function same(t: string, k: number, s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (t.charCodeAt(k + i) !== s.charCodeAt(i)) return false;
+/**
+ * The end (closing quote) of the string whose characters start at p, or -1 when it holds a backslash
+ * or a control character (JSON.parse refuses the one, the other is an escape) or does not end by end.
+ */
+function stringEnd(b: Uint8Array, p: number, end: number): number {
+  for (; p < end; p++) {
+    const c = b[p]!;
+    if (c === QUOTE) return p;
+    if (c < SPACE || c === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/** Whether b holds s at k (the caller has checked that the lengths agree). */
+function same(b: Uint8Array, k: number, s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (b[k + i]! !== s.charCodeAt(i)) return false;
   return true;
 }
 
-function skipSpaces(t: string, p: number, end: number): number {
-  while (p < end && t.charCodeAt(p) === SPACE) p++;
+function skipSpaces(b: Uint8Array, p: number, end: number): number {
+  while (p < end && b[p]! === SPACE) p++;
   return p;
 }
 
 /** Passes over the JSON value starting at p (its first character c); -1 when it is not one. */
-function skipValue(t: string, p: number, end: number, c: number, depth: number): number {
+function skipValue(b: Uint8Array, p: number, end: number, c: number, depth: number): number {
   if (c === QUOTE) {
-    const e = t.indexOf('"', p + 1);
-    return e < 0 || e >= end ? -1 : e + 1;
+    const e = stringEnd(b, p + 1, end);
+    return e < 0 ? -1 : e + 1;
   }
-  if (c === OPEN) return skipObject(t, p, end, depth + 1);
-  if (c === OPEN_LIST) return skipList(t, p, end, depth + 1);
-  if (c === MINUS || (c >= ZERO && c <= NINE)) return skipNumber(t, p, end);
-  if (c === 0x74) return t.startsWith('true', p) && p + 4 <= end ? p + 4 : -1;
-  if (c === 0x66) return t.startsWith('false', p) && p + 5 <= end ? p + 5 : -1;
-  if (c === 0x6e) return t.startsWith('null', p) && p + 4 <= end ? p + 4 : -1;
+  if (c === OPEN) return skipObject(b, p, end, depth + 1);
+  if (c === OPEN_LIST) return skipList(b, p, end, depth + 1);
+  if (c === MINUS || (c >= ZERO && c <= NINE)) return skipNumber(b, p, end);
+  if (c === 0x74) return p + 4 <= end && same(b, p, 'true') ? p + 4 : -1;
+  if (c === 0x66) return p + 5 <= end && same(b, p, 'false') ? p + 5 : -1;
+  if (c === 0x6e) return p + 4 <= end && same(b, p, 'null') ? p + 4 : -1;
   return -1;
 }
 
-function skipObject(t: string, p: number, end: number, depth: number): number {
+function skipObject(b: Uint8Array, p: number, end: number, depth: number): number {
   if (depth >= MAX_DEPTH) return -1;
-  p = skipSpaces(t, p + 1, end);
-  if (t.charCodeAt(p) === CLOSE) return p + 1;
+  p = skipSpaces(b, p + 1, end);
+  if (b[p]! === CLOSE) return p + 1;
   for (;;) {
-    if (t.charCodeAt(p) !== QUOTE) return -1;
-    const kEnd = t.indexOf('"', p + 1);
-    if (kEnd < 0 || kEnd >= end) return -1;
-    p = skipSpaces(t, kEnd + 1, end);
-    if (t.charCodeAt(p) !== COLON) return -1;
-    p = skipSpaces(t, p + 1, end);
-    p = skipValue(t, p, end, t.charCodeAt(p), depth);
+    if (b[p]! !== QUOTE) return -1;
+    const kEnd = stringEnd(b, p + 1, end);
+    if (kEnd < 0) return -1;
+    p = skipSpaces(b, kEnd + 1, end);
+    if (b[p]! !== COLON) return -1;
+    p = skipSpaces(b, p + 1, end);
+    p = skipValue(b, p, end, b[p]!, depth);
     if (p < 0) return -1;
-    p = skipSpaces(t, p, end);
-    const c = t.charCodeAt(p);
+    p = skipSpaces(b, p, end);
+    const c = b[p]!;
     if (c === CLOSE) return p + 1;
     if (c !== COMMA) return -1;
-    p = skipSpaces(t, p + 1, end);
+    p = skipSpaces(b, p + 1, end);
   }
 }
 
-function skipList(t: string, p: number, end: number, depth: number): number {
+function skipList(b: Uint8Array, p: number, end: number, depth: number): number {
   if (depth >= MAX_DEPTH) return -1;
-  p = skipSpaces(t, p + 1, end);
-  if (t.charCodeAt(p) === CLOSE_LIST) return p + 1;
+  p = skipSpaces(b, p + 1, end);
+  if (b[p]! === CLOSE_LIST) return p + 1;
   for (;;) {
-    p = skipValue(t, p, end, t.charCodeAt(p), depth);
+    p = skipValue(b, p, end, b[p]!, depth);
     if (p < 0) return -1;
-    p = skipSpaces(t, p, end);
-    const c = t.charCodeAt(p);
+    p = skipSpaces(b, p, end);
+    const c = b[p]!;
     if (c === CLOSE_LIST) return p + 1;
     if (c !== COMMA) return -1;
-    p = skipSpaces(t, p + 1, end);
+    p = skipSpaces(b, p + 1, end);
   }
 }
 
 /** A JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-function skipNumber(t: string, p: number, end: number): number {
-  if (t.charCodeAt(p) === MINUS) p++;
-  let c = t.charCodeAt(p);
+function skipNumber(b: Uint8Array, p: number, end: number): number {
+  if (b[p]! === MINUS) p++;
+  let c = b[p]!;
   if (c === ZERO) p++;
-  else if (c > ZERO && c <= NINE) p = digits(t, p + 1, end);
+  else if (c > ZERO && c <= NINE) p = digits(b, p + 1, end);
   else return -1;
-  c = t.charCodeAt(p);
+  c = b[p]!;
   if (c === DOT) {
-    const q = digits(t, p + 1, end);
+    const q = digits(b, p + 1, end);
     if (q === p + 1) return -1;
     p = q;
-    c = t.charCodeAt(p);
+    c = b[p]!;
   }
   if (c === 0x65 || c === 0x45) {
     p++;
-    c = t.charCodeAt(p);
+    c = b[p]!;
     if (c === PLUS || c === MINUS) p++;
-    const q = digits(t, p, end);
+    const q = digits(b, p, end);
     if (q === p) return -1;
     p = q;
   }
   return p > end ? -1 : p;
 }
 
-function digits(t: string, p: number, end: number): number {
+function digits(b: Uint8Array, p: number, end: number): number {
   while (p < end) {
-    const c = t.charCodeAt(p);
+    const c = b[p]!;
     if (c < ZERO || c > NINE) break;
     p++;
   }

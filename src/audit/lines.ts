@@ -2,15 +2,18 @@
 // reported by its number and its bytes are dropped as they arrive, so memory stays bounded by the
 // cap and one chunk whatever the input (a 1 GB line costs no more than a 1 KB one). PURE: no IO.
 
+import { isAscii } from 'node:buffer';
+
 export interface LineSink {
   line(text: string, lineNo: number): void;
   tooLong(lineNo: number): void;
   /**
    * A line given as text[start, end) of several lines decoded at once, when the sink takes lines so
-   * (else each is given to `line` on its own). The text is only lent: what outlives the call must be
-   * copied out of it.
+   * (else each is given to `line` on its own). `ascii`: the text's bytes when they are all ASCII
+   * (then ascii[i] is text.charCodeAt(i)), else null. Both are only lent: what outlives the call must
+   * be copied out of them.
    */
-  lineIn?(text: string, start: number, end: number, lineNo: number): void;
+  lineIn?(text: string, start: number, end: number, lineNo: number, ascii: Uint8Array | null): void;
 }
 
 /** The bytes decoded at once for a sink that takes lines in a block (lineIn), about. */
@@ -44,7 +47,7 @@ export class LineSplitter {
    */
   private pushBlock(
     chunk: Buffer,
-    lineIn: (text: string, start: number, end: number, lineNo: number) => void,
+    lineIn: (text: string, start: number, end: number, lineNo: number, ascii: Uint8Array | null) => void,
   ): void {
     const first = chunk.indexOf(10);
     if (first < 0) {
@@ -58,13 +61,16 @@ export class LineSplitter {
     for (let from = first + 1; from <= last; ) {
       let to = from + BLOCK >= last ? last : chunk.lastIndexOf(10, from + BLOCK);
       if (to < from) to = chunk.indexOf(10, from);
-      const text = chunk.toString('utf8', from, to + 1);
+      const bytes = chunk.subarray(from, to + 1);
+      const ascii = isAscii(bytes) ? bytes : null;
+      const text = chunk.toString(ascii === null ? 'utf8' : 'latin1', from, to + 1);
       let start = 0;
       for (;;) {
         const nl = text.indexOf('\n', start);
         if (nl < 0) break;
         this.lineNo++;
-        lineIn(text, start, nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, this.lineNo);
+        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        lineIn(text, start, end, this.lineNo, ascii);
         start = nl + 1;
       }
       from = to + 1;

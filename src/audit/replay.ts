@@ -5,6 +5,7 @@
 // `http_request` → `request:<method> https://host:port/path`. Everything else is counted under a
 // fixed reason and never guessed: management and execution records, MCP and filesystem events
 // (their payload fields are not documented), and events missing what a request needs.
+import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
 import { EventFieldReader, type ReplayEvent } from './event-fields.js';
@@ -288,12 +289,20 @@ export class Replayer {
   }
 
   /**
-   * One NDJSON line, text[start, end) (a blank line is no event). Its fields are read in place when
-   * the line is in the simple form EventFieldReader reads; any other line is parsed whole.
+   * One NDJSON line, text[start, end) (a blank line is no event), with the text's bytes when they are
+   * ASCII (LineSink.lineIn). Its fields are read in place when the line is in the simple form
+   * EventFieldReader reads; any other line is parsed whole.
    */
-  lineIn(text: string, start: number, end: number, input: string, lineNo: number): void {
+  lineIn(
+    text: string,
+    start: number,
+    end: number,
+    input: string,
+    lineNo: number,
+    ascii: Uint8Array | null,
+  ): void {
     if (start === end) return;
-    const ev = this.fields.read(text, start, end);
+    const ev = this.fields.read(text, start, end, ascii);
     if (ev === undefined) {
       this.parse(text.slice(start, end), input, lineNo);
       return;
@@ -304,7 +313,9 @@ export class Replayer {
 
   /** One NDJSON line (a blank line is no event). */
   line(text: string, input: string, lineNo: number): void {
-    this.lineIn(text, 0, text.length, input, lineNo);
+    // UTF-8 encodes a character that is not ASCII in bytes that are not either
+    const bytes = Buffer.from(text, 'utf8');
+    this.lineIn(text, 0, text.length, input, lineNo, isAscii(bytes) ? bytes : null);
   }
 
   /** A line read with JSON.parse and readAuditRecord. */

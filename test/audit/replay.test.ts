@@ -2,6 +2,7 @@
 // others, and counts that agree with deciding each event on its own.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/audit/lines.js';
 import { readAuditRecord } from '../../src/audit/record.js';
 import { Replayer, requestOf, SKIP } from '../../src/audit/replay.js';
 import { compilePolicies, evaluate, parsePolicyDocument } from '../../src/policy/index.js';
@@ -343,13 +344,19 @@ describe('Replayer, lines read in place', () => {
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const inPlace = new Replayer(base, cand);
         const parsedWhole = new Replayer(base, cand);
-        // the lines of a block, as the splitter gives them
-        const text = `${lines.join('\n')}\n`;
-        let at = 0;
+        // in blocks of lines, as `policy replay` reads them
+        const splitter = new LineSplitter(
+          {
+            line: (t, n) => inPlace.line(t, 'e', n),
+            lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+            tooLong: () => inPlace.tooLong(),
+          },
+          1 << 20,
+        );
+        splitter.push(Buffer.from(`${lines.join('\n')}\n`));
+        splitter.end();
+        // a space before a line: the same JSON, never read in place
         lines.forEach((l, i) => {
-          inPlace.lineIn(text, at, at + l.length, 'e', i + 1);
-          at += l.length + 1;
-          // a space before a line: the same JSON, never read in place
           parsedWhole.line(l === '' ? '' : ` ${l}`, 'e', i + 1);
         });
         expect(inPlace.report()).toEqual(parsedWhole.report());
