@@ -182,64 +182,67 @@ export class EventFieldReader {
   }
 }
 
+/** The fields read in each kind of object (the top level's numbers), by name. */
+const FIELD_NAMES: readonly (readonly [string, number])[][] = [
+  [
+    ['category', CATEGORY],
+    ['action_type', ACTION_TYPE],
+    ['event_type', EVENT_TYPE],
+    ['decision', DECISION],
+    ['username', USERNAME],
+    ['user_email', USER_EMAIL],
+    ['created_at', CREATED_AT],
+    ['timestamp', TIMESTAMP],
+    ['payload', PAYLOAD],
+    ['resource_id', RESOURCE],
+    ['agent', AGENT],
+    ['network_egress', EGRESS],
+    ['http_request', HTTP],
+  ],
+  [
+    ['resource_id', RESOURCE],
+    ['agent', AGENT],
+    ['network_egress', EGRESS],
+    ['http_request', HTTP],
+  ],
+  [['protocol', PROTOCOL]],
+  [
+    ['method', METHOD],
+    ['host', HOST],
+    ['port', PORT],
+    ['path', PATH],
+  ],
+];
+const LONGEST_NAME = 16;
+/** The names of all kinds in one list: NAME[i] is field FIELD[i]; NEXT[i] the next of its slot, or -1. */
+const NAME: string[] = [];
+const FIELD: number[] = [];
+const NEXT: number[] = [];
+/** By kind, length and first character: 1 + the first name of that slot in NAME, or 0. */
+const FIRST = new Int16Array(FIELD_NAMES.length * (LONGEST_NAME + 1) * 128);
+const slotOf = (kindClass: number, n: number, c: number) => (kindClass * (LONGEST_NAME + 1) + n) * 128 + c;
+FIELD_NAMES.forEach((names, kindClass) => {
+  for (const [name, field] of names) {
+    const slot = slotOf(kindClass, name.length, name.charCodeAt(0));
+    NAME.push(name);
+    FIELD.push(field);
+    NEXT.push(FIRST[slot]! - 1);
+    FIRST[slot] = NAME.length;
+  }
+});
+
 /**
- * The field the key t[k, kEnd) names in an object of this kind, or -1 for a field not read (the
+ * The field the key b[k, kEnd) names in an object of this kind, or -1 for a field not read (the
  * top level's number: the caller moves the fields of an object under payload).
  */
 function fieldOf(b: Uint8Array, k: number, kEnd: number, kind: number): number {
   const n = kEnd - k;
   const c = b[k]!;
-  if (kind <= PAYLOAD_OBJECT) {
-    if (kind === TOP) {
-      switch (n) {
-        case 7:
-          if (same(b, k, 'payload')) return PAYLOAD;
-          break;
-        case 8:
-          if (c === 0x63 && same(b, k, 'category')) return CATEGORY;
-          if (c === 0x64 && same(b, k, 'decision')) return DECISION;
-          if (c === 0x75 && same(b, k, 'username')) return USERNAME;
-          break;
-        case 9:
-          if (same(b, k, 'timestamp')) return TIMESTAMP;
-          break;
-        case 10:
-          if (c === 0x65 && same(b, k, 'event_type')) return EVENT_TYPE;
-          if (c === 0x75 && same(b, k, 'user_email')) return USER_EMAIL;
-          if (c === 0x63 && same(b, k, 'created_at')) return CREATED_AT;
-          break;
-        case 11:
-          if (c === 0x61 && same(b, k, 'action_type')) return ACTION_TYPE;
-          break;
-      }
-    }
-    switch (n) {
-      case 5:
-        if (same(b, k, 'agent')) return AGENT;
-        break;
-      case 11:
-        if (c === 0x72 && same(b, k, 'resource_id')) return RESOURCE;
-        break;
-      case 12:
-        if (same(b, k, 'http_request')) return HTTP;
-        break;
-      case 14:
-        if (same(b, k, 'network_egress')) return EGRESS;
-        break;
-    }
-    return -1;
-  }
-  if (kind < HTTP_OBJECT) return n === 8 && same(b, k, 'protocol') ? PROTOCOL : -1;
-  switch (n) {
-    case 4:
-      if (c === 0x68 && same(b, k, 'host')) return HOST;
-      if (c === 0x70 && same(b, k, 'port')) return PORT;
-      if (c === 0x70 && same(b, k, 'path')) return PATH;
-      break;
-    case 6:
-      if (same(b, k, 'method')) return METHOD;
-      break;
-  }
+  if (n > LONGEST_NAME || c >= 128) return -1;
+  // kinds: top 0, payload 1, network_egress 2 or 3, http_request 4 or 5
+  const kindClass = kind < EGRESS_OBJECT ? kind : (kind >> 1) + 1;
+  for (let i = FIRST[slotOf(kindClass, n, c)]! - 1; i >= 0; i = NEXT[i]!)
+    if (same(b, k, NAME[i]!)) return FIELD[i]!;
   return -1;
 }
 
