@@ -9,6 +9,7 @@ import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
 import { EventFieldReader, type ReplayEvent } from './event-fields.js';
+import { isoMs, isoText } from './iso-time.js';
 import { readAuditRecord } from './record.js';
 
 export const SKIP = {
@@ -138,10 +139,14 @@ class Group {
   agents = new Set<string>();
   usersCapped = false;
   agentsCapped = false;
+  // The first and last events' times: milliseconds, and the string as given unless it is canonical
+  // (iso-time.ts: then made again from the milliseconds, in its length) — no copy of it to make.
   firstMs = Number.POSITIVE_INFINITY;
-  first: string | undefined;
+  private firstText: string | undefined;
+  private firstLength = 0;
   lastMs = Number.NEGATIVE_INFINITY;
-  last: string | undefined;
+  private lastText: string | undefined;
+  private lastLength = 0;
   constructor(
     readonly action: string,
     readonly resource: string,
@@ -169,15 +174,29 @@ class Group {
     const time = r.time;
     if (time === undefined) return;
     // readAuditRecord's timeMs: NaN (never first or last) when unreadable
-    const t = Date.parse(time);
+    let t = isoMs(time);
+    const canonical = !Number.isNaN(t);
+    if (!canonical) t = Date.parse(time);
     if (t < this.firstMs) {
       this.firstMs = t;
-      this.first = detached(time);
+      this.firstText = canonical ? undefined : detached(time);
+      this.firstLength = time.length;
     }
     if (t > this.lastMs) {
       this.lastMs = t;
-      this.last = detached(time);
+      this.lastText = canonical ? undefined : detached(time);
+      this.lastLength = time.length;
     }
+  }
+
+  get first(): string | undefined {
+    if (this.firstMs === Number.POSITIVE_INFINITY) return undefined;
+    return this.firstText ?? isoText(this.firstMs, this.firstLength === 24);
+  }
+
+  get last(): string | undefined {
+    if (this.lastMs === Number.NEGATIVE_INFINITY) return undefined;
+    return this.lastText ?? isoText(this.lastMs, this.lastLength === 24);
   }
 }
 
