@@ -54,6 +54,18 @@ export interface ReplayRequest {
 
 /** The request an audit record stands for, or the reason (a SKIP value) it is not replayed. */
 export function requestOf(r: ReplayEvent): ReplayRequest | string {
+  const action = actionOf(r);
+  return ACTIONS.has(action) ? { action, destination: destinationOf(r, action) } : action;
+}
+
+/** Every action actionOf gives (and no SKIP value). */
+const ACTIONS: ReadonlySet<string> = new Set([...ACTION_OF_PROTOCOL.values(), ...ACTION_OF_METHOD.values()]);
+
+/**
+ * The action of the request an audit record stands for, or the reason (a SKIP value) it is not
+ * replayed: requestOf without the destination, which a request decided before does not need.
+ */
+function actionOf(r: ReplayEvent): string {
   const category = r.category;
   if (category === 'AUDIT_CATEGORY_MANAGEMENT') return SKIP.management;
   if (category === 'AUDIT_CATEGORY_EXECUTION') return SKIP.execution;
@@ -66,18 +78,12 @@ export function requestOf(r: ReplayEvent): ReplayRequest | string {
       protocol === 'tcp'
         ? 'connect:tcp'
         : (ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase()));
-    if (action === undefined) return SKIP.egressProtocol;
-    return { action, destination: resource };
+    return action ?? SKIP.egressProtocol;
   }
   if (type === 'http_request') {
     const h = r.httpRequest;
     if (!h?.method || !h.host || !h.port || h.path === undefined) return SKIP.httpFields;
-    const action = actionOfMethod(h.method);
-    if (action === undefined) return SKIP.httpMethod;
-    // an IPv6 host is recorded without brackets
-    const host = h.host.includes(':') && !h.host.startsWith('[') ? `[${h.host}]` : h.host;
-    const path = h.path.startsWith('/') ? h.path : `/${h.path}`;
-    return { action, destination: `https://${host}:${h.port}${path}` };
+    return actionOfMethod(h.method) ?? SKIP.httpMethod;
   }
   if (type === undefined) return SKIP.unknownType;
   if (type.endsWith('_execution')) return SKIP.execution;
@@ -86,6 +92,16 @@ export function requestOf(r: ReplayEvent): ReplayRequest | string {
   if (MANAGEMENT_TYPES.has(type)) return SKIP.management;
   if (OTHER_TYPES.has(type)) return SKIP.other;
   return SKIP.unknownType;
+}
+
+/** The destination of a record actionOf gave an action: its resource, or its HTTP request's URL. */
+function destinationOf(r: ReplayEvent, action: string): string {
+  if (action.startsWith('connect:')) return r.resource!;
+  const h = r.httpRequest!;
+  // an IPv6 host is recorded without brackets
+  const host = h.host!.includes(':') && !h.host!.startsWith('[') ? `[${h.host}]` : h.host!;
+  const path = h.path!.startsWith('/') ? h.path! : `/${h.path}`;
+  return `https://${host}:${h.port}${path}`;
 }
 
 /** `allow`/`deny` for a recorded AUDIT_DECISION_ALLOW/DENY; undefined for any other. */
@@ -362,33 +378,33 @@ export class Replayer {
   }
 
   record(rec: ReplayEvent): void {
-    const req = requestOf(rec);
-    if (typeof req === 'string') {
-      this.skip(req);
+    const action = actionOf(rec);
+    if (!ACTIONS.has(action)) {
+      this.skip(action);
       return;
     }
-    const entry = this.entryOf(req, rec);
+    const entry = this.entryOf(action, rec);
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
     }
     this.replayed++;
     if (entry.before.decision !== entry.after.decision) {
-      if (entry.change === undefined) entry.change = this.group(this.changes, entry, req, undefined);
+      if (entry.change === undefined) entry.change = this.group(this.changes, entry, action, rec, undefined);
       if (entry.change === null) this.ungroupedChanges++;
       else entry.change.add(rec, this.names);
     }
     const recorded = recordedDecision(rec.decision);
     if (recorded !== undefined && recorded !== entry.before.decision) {
       this.driftCount++;
-      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, req, recorded);
+      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, action, rec, recorded);
       if (entry.drift === null) this.ungroupedDrift++;
       else entry.drift.add(rec, this.names);
     }
   }
 
   /** The decisions of a request, from the cache or decided now (and cached). */
-  private entryOf(req: ReplayRequest, rec: ReplayEvent): Entry | string {
+  private entryOf(action: string, rec: ReplayEvent): Entry | string {
     if (this.cached >= MAX_CACHE) {
       this.cache.clear();
       this.http.clear();
@@ -396,18 +412,18 @@ export class Replayer {
     }
     let byKey: Map<string, Entry | string>;
     let key: string;
-    const h = rec.httpRequest;
-    if (h !== undefined && req.action.startsWith('request:')) {
-      // requestOf made an HTTP request of these fields: all are there
-      byKey = level(level(level(this.http, req.action), h.host!), h.port!);
-      key = h.path!;
+    if (action.startsWith('connect:')) {
+      byKey = level(this.cache, action);
+      key = rec.resource!;
     } else {
-      byKey = level(this.cache, req.action);
-      key = req.destination;
+      // actionOf found every field of the HTTP request
+      const h = rec.httpRequest!;
+      byKey = level(level(level(this.http, action), h.host!), h.port!);
+      key = h.path!;
     }
     let entry = byKey.get(key);
     if (entry === undefined) {
-      entry = this.decide(req);
+      entry = this.decide({ action, destination: destinationOf(rec, action) });
       byKey.set(detached(key), entry);
       this.cached++;
     }
@@ -418,9 +434,11 @@ export class Replayer {
   private group(
     groups: Map<string, Group>,
     e: Entry,
-    req: ReplayRequest,
+    action: string,
+    rec: ReplayEvent,
     recorded: 'allow' | 'deny' | undefined,
   ): Group | null {
+    const req = { action, destination: destinationOf(rec, action) };
     const key = `${req.action} ${req.destination}`;
     let g = groups.get(key);
     if (g === undefined) {
