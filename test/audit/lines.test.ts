@@ -122,4 +122,28 @@ describe('LineSplitter', () => {
     expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
     expect(after.rss - before.rss).toBeLessThan(128 * 1024 * 1024);
   });
+
+  it('drops a 1 GB line as it arrives for a sink that takes blocks too', () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const before = process.memoryUsage();
+    let longs = 0;
+    const lines: string[] = [];
+    const s = new LineSplitter(
+      {
+        line: (t) => lines.push(t),
+        lineIn: (t, a, b) => lines.push(t.slice(a, b)),
+        tooLong: () => longs++,
+      },
+      1024 * 1024,
+    );
+    s.push(Buffer.from('{"a":1}\n{"c":3}\nxx'));
+    for (let i = 0; i < 1024; i++) s.push(chunk);
+    s.push(Buffer.from('\n{"b":2}\n{"d":4}\n'));
+    s.end();
+    const after = process.memoryUsage();
+    expect(lines).toEqual(['{"a":1}', '{"c":3}', '{"b":2}', '{"d":4}']);
+    expect(longs).toBe(1);
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
+    expect(after.rss - before.rss).toBeLessThan(128 * 1024 * 1024);
+  });
 });
