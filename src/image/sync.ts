@@ -2,7 +2,8 @@
 // first: each mapping's tags are listed page by page through its filters (tag-filter.ts; memory
 // bounded by the tags kept, not the repository), then each kept tag's manifest digest is compared
 // with the destination's: the same digest is "already there", anything else is copied through the
-// one transfer. So a second run copies nothing, and a run killed half way, run again, copies only
+// one transfer, from the source the plan resolved (the manifest planned is the one written, not
+// asked for again). So a second run copies nothing, and a run killed half way, run again, copies only
 // what it had not finished (a tag is named at the destination only once its image is whole).
 // A mapping or tag that fails is one sentence in the report; the others still run.
 
@@ -15,6 +16,7 @@ import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
 import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
+import type { ImageSource } from './store.js';
 import type { SyncMapping } from './sync-file.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
@@ -88,6 +90,40 @@ function sentence(err: unknown): string {
 interface Planned {
   mapping: SyncMapping;
   item: SyncItem;
+  /**
+   * The source the plan resolved, kept for the copy while `KEEP_PLANNED_BYTES` allows: the copy
+   * writes the manifest planned (its digest is the plan's) without asking the registry for it again.
+   */
+  source?: ImageSource;
+}
+
+/** Bytes of top manifests the plan keeps for the copy, across all mappings; past it, the copy asks again. */
+export const KEEP_PLANNED_BYTES = 32 * 1024 * 1024;
+
+/** The sources the plan keeps open for the copy, within `KEEP_PLANNED_BYTES` of top manifests. */
+class KeptSources {
+  private left = KEEP_PLANNED_BYTES;
+  private readonly open = new Set<ImageSource>();
+
+  /** Keeps `source` when its top manifest (`size` bytes) fits. */
+  keep(source: ImageSource, size: number): boolean {
+    if (size > this.left) return false;
+    this.left -= size;
+    this.open.add(source);
+    return true;
+  }
+
+  /** Hands a kept source over to the copy, which closes it. */
+  take(source: ImageSource): ImageSource {
+    this.open.delete(source);
+    return source;
+  }
+
+  async closeAll(): Promise<void> {
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((s) => s.close().catch(() => undefined)));
+  }
 }
 
 /** The tags of one mapping after its filters, and how many the filters left out. */
@@ -111,8 +147,16 @@ async function tagsOf(
   return { tags, filtered: filter.seen - tags.length };
 }
 
-/** Compares one tag's manifest digest at the source and the destination. */
-async function planTag(m: SyncMapping, tag: string, deps: SyncDeps): Promise<SyncItem> {
+/**
+ * Compares one tag's manifest digest at the source and the destination. A tag to copy keeps its
+ * source open for the copy (within `budget`).
+ */
+async function planTag(
+  m: SyncMapping,
+  tag: string,
+  deps: SyncDeps,
+  kept: KeptSources,
+): Promise<{ item: SyncItem; source?: ImageSource }> {
   const item: SyncItem = {
     source: `${formatRepository(m.source)}:${tag}`,
     destination: `${formatRepository(m.destination)}:${tag}`,
@@ -120,6 +164,11 @@ async function planTag(m: SyncMapping, tag: string, deps: SyncDeps): Promise<Syn
     status: 'copy',
   };
   const src = await openSource(place(m.source, tag), deps.places);
+  let keeping = false;
+  const copy = async () => {
+    keeping = kept.keep(src, (await src.resolve()).size);
+    return { item, ...(keeping ? { source: src } : {}) };
+  };
   try {
     const choice = choiceOf(m);
     const digest =
@@ -134,27 +183,29 @@ async function planTag(m: SyncMapping, tag: string, deps: SyncDeps): Promise<Syn
           throw err;
         },
       );
-      if (there !== digest) return item;
+      if (there !== digest) return await copy();
       if (m.referrers && src.referrers && dst.referrers) {
         // The subject is there; its referrers too? (Those of referrers come along when it is copied.)
         const want = (await src.referrers(digest)).descriptors.map((d) => d.digest);
         const have = new Set((await dst.referrers(digest)).descriptors.map((d) => d.digest));
-        if (want.some((d) => !have.has(d))) return item;
+        if (want.some((d) => !have.has(d))) return await copy();
       }
       item.status = 'already';
-      return item;
+      return { item };
     } finally {
       await dst.close().catch(() => undefined);
     }
   } finally {
-    await src.close().catch(() => undefined);
+    if (!keeping) await src.close().catch(() => undefined);
   }
 }
 
-async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions): Promise<void> {
+async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions, kept: KeptSources): Promise<void> {
   const { mapping: m, item } = p;
   const from = place(m.source, item.tag!);
-  const source = await openSource(from, deps.places);
+  // The plan's source answers the manifest it resolved (transfer() closes it), else a new one.
+  const source = p.source ? kept.take(p.source) : await openSource(from, deps.places);
+  p.source = undefined;
   const destination = await openDestination(place(m.destination, item.tag!), from, deps.places).catch(
     async (err) => {
       await source.close().catch(() => undefined);
@@ -236,54 +287,61 @@ async function syncAll(
   const signal = deps.places.signal;
   const planned: Planned[] = [];
   const failedMappings: SyncItem[] = [];
+  const kept = new KeptSources();
   let filtered = 0;
-  // Plan: each mapping's tags (one mapping listed at a time: memory is one mapping's kept tags).
-  for (const m of mappings) {
-    const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
-    let tags: string[];
-    try {
-      const listed = await tagsOf(m, deps, opts.onFiltered);
-      tags = listed.tags;
-      filtered += listed.filtered;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const item: SyncItem = { ...base, status: 'failed', error: sentence(err) };
-      failedMappings.push(item);
-      opts.onItem?.(item);
-      continue;
-    }
-    const items = await runPool(tags, opts.concurrency, async (tag) => {
+  try {
+    // Plan: each mapping's tags (one mapping listed at a time: memory is one mapping's kept tags).
+    for (const m of mappings) {
+      const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
+      let tags: string[];
       try {
-        return await planTag(m, tag, deps);
+        const listed = await tagsOf(m, deps, opts.onFiltered);
+        tags = listed.tags;
+        filtered += listed.filtered;
       } catch (err) {
         if (signal.aborted) throw err;
-        return {
-          source: `${base.source}:${tag}`,
-          destination: `${base.destination}:${tag}`,
-          tag,
-          status: 'failed' as const,
-          error: sentence(err),
-        };
+        const item: SyncItem = { ...base, status: 'failed', error: sentence(err) };
+        failedMappings.push(item);
+        opts.onItem?.(item);
+        continue;
       }
-    });
-    for (const item of items) planned.push({ mapping: m, item });
-  }
-  if (opts.dryRun) for (const p of planned) opts.onItem?.(p.item);
-  else
-    await runPool(
-      planned.filter((p) => p.item.status === 'copy'),
-      opts.concurrency,
-      async (p) => {
+      const items = await runPool(tags, opts.concurrency, async (tag): Promise<Planned> => {
         try {
-          await copyTag(p, deps, opts);
+          return { mapping: m, ...(await planTag(m, tag, deps, kept)) };
         } catch (err) {
           if (signal.aborted) throw err;
-          p.item.status = 'failed';
-          p.item.error = sentence(err);
+          const item: SyncItem = {
+            source: `${base.source}:${tag}`,
+            destination: `${base.destination}:${tag}`,
+            tag,
+            status: 'failed',
+            error: sentence(err),
+          };
+          return { mapping: m, item };
         }
-        opts.onItem?.(p.item);
-      },
-    );
+      });
+      planned.push(...items);
+    }
+    if (opts.dryRun) for (const p of planned) opts.onItem?.(p.item);
+    else
+      await runPool(
+        planned.filter((p) => p.item.status === 'copy'),
+        opts.concurrency,
+        async (p) => {
+          try {
+            await copyTag(p, deps, opts, kept);
+          } catch (err) {
+            if (signal.aborted) throw err;
+            p.item.status = 'failed';
+            p.item.error = sentence(err);
+          }
+          opts.onItem?.(p.item);
+        },
+      );
+  } finally {
+    // Sources kept for a copy that did not happen (a dry run, Ctrl-C).
+    await kept.closeAll();
+  }
   const items = [...failedMappings, ...planned.map((p) => p.item)];
   const count = (s: SyncStatus) => items.filter((i) => i.status === s).length;
   return {

@@ -39,6 +39,4 @@ export enum Ascii {
   Tilde = 126,
   /** DEL; codes from it up are not printable ASCII. */
   Delete = 127,
-  /** The bit that tells an ASCII letter's lower case from its upper case. */
-  CaseBit = 32,
 }

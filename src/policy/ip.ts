@@ -32,6 +32,9 @@ export function parseIPv4(s: string, start = 0, end: number = s.length): number 
   return value * 256 + part;
 }
 
+/** The bit that makes an ASCII letter lower case. */
+const LOWER_CASE = 0x20;
+
 /**
  * The WHATWG URL "IPv4 number" of s[start, end): `0x…` hex, `0…` octal, else decimal; `0x` alone is
  * 0. Returns -1 when it is not such a number (empty, or a digit outside the radix).
@@ -40,11 +43,7 @@ function ipv4Number(s: string, start: number, end: number): number {
   if (start === end) return -1;
   let radix = 10;
   let i = start;
-  if (
-    end - i >= 2 &&
-    s.charCodeAt(i) === Ascii.Zero &&
-    (s.charCodeAt(i + 1) | Ascii.CaseBit) === Ascii.LowerX
-  ) {
+  if (end - i >= 2 && s.charCodeAt(i) === Ascii.Zero && (s.charCodeAt(i + 1) | LOWER_CASE) === Ascii.LowerX) {
     radix = 16;
     i += 2;
   } else if (end - i >= 2 && s.charCodeAt(i) === Ascii.Zero) {

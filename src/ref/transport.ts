@@ -136,6 +136,7 @@ export type PlaceRef = {
 
 const KINDS = Object.keys(PLACES) as Transport[];
 const placeKind = (t: Transport) => PLACES[t] as PlaceKind<object>;
+const LOCAL_KINDS = KINDS.filter((t) => placeKind(t).local);
 
 /** `a, b, c or d` */
 function either(items: string[]): string {
@@ -146,28 +147,22 @@ function either(items: string[]): string {
 export const PLACE_FORMS = either(KINDS.flatMap((t) => placeKind(t).forms));
 
 /** The forms of the places of this machine (what `pull` writes and `push` reads). */
-export const LOCAL_FORMS = either(KINDS.filter((t) => placeKind(t).local).flatMap((t) => placeKind(t).forms));
+export const LOCAL_FORMS = either(LOCAL_KINDS.flatMap((t) => placeKind(t).forms));
 
 /** The prefixes of the places of this machine: `oci:, oci-archive:, …`. */
-export const LOCAL_PREFIXES = KINDS.filter((t) => placeKind(t).local)
-  .map((t) => placeKind(t).prefix)
-  .join(', ');
+export const LOCAL_PREFIXES = LOCAL_KINDS.map((t) => placeKind(t).prefix).join(', ');
 
-/** A help section: one line per kind of place (all, or those of this machine), form and meaning. */
+/** A help section: one line per kind of place (all, or those of this machine), forms and meaning. */
 export function placesHelp(which: 'all' | 'local'): string {
-  const rows = KINDS.filter((t) => which === 'all' || placeKind(t).local).map((t) => [
+  const rows = (which === 'all' ? KINDS : LOCAL_KINDS).map((t): [string, string] => [
     placeKind(t).forms.join(', '),
     placeKind(t).about,
   ]);
-  const width = Math.max(...rows.map(([forms]) => forms!.length));
-  return `\nPlaces:\n${rows.map(([forms, about]) => `  ${forms!.padEnd(width)}  ${about}`).join('\n')}`;
+  const width = Math.max(...rows.map(([forms]) => forms.length));
+  return `\nPlaces:\n${rows.map(([forms, about]) => `  ${forms.padEnd(width)}  ${about}`).join('\n')}`;
 }
 
 const OTHER_TRANSPORTS = ['dir', 'containers-storage', 'ostree', 'sif', 'tarball', 'docker', 'file'];
-
-export function isLocalPlace(input: string): boolean {
-  return KINDS.some((t) => placeKind(t).local && input.startsWith(placeKind(t).prefix));
-}
 
 /**
  * Parses a place. A bare reference and `docker://REF` are a registry; `opts.defaultTag` as in

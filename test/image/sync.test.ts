@@ -163,6 +163,21 @@ ${extra}`;
     expect(JSON.parse(r.stdout)).toMatchObject({ copied: 11, failed: 0 });
   });
 
+  it('the copy writes the manifest the plan read: each source manifest is asked for once', async () => {
+    const f = file('once.yaml', `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/once\n`);
+    const r = await run(['--debug', '--json', 'image', 'sync', '-f', f, '--concurrency', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ copied: 11, failed: 0 });
+    const gets = r.stderr.match(new RegExp(`> GET http://${S}/v2/base/node/manifests/[^\\s]+`, 'g')) ?? [];
+    const tags = gets.map((l) => l.split('/').pop());
+    expect(tags.sort()).toEqual(report.items.map((i: { tag: string }) => i.tag).sort());
+    for (const item of report.items) {
+      const at = await client.getManifest({ registry: D, repository: 'mirror/once' }, item.tag);
+      expect(at.digest).toBe(item.digest);
+    }
+  });
+
   it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {
     ensureBuilt();
     const proxy = await startFaultProxy(w.registry.url);

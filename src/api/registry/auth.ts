@@ -61,6 +61,11 @@ export class RegistryAuth {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly pending = new Map<string, Promise<string | undefined>>();
   private readonly pings = new Map<string, Promise<RegistryChallenge>>();
+  /**
+   * Each registry's credential, looked up once: a registry that asks for Basic is sent it with every
+   * request, and the chain may read files or run a credential helper each time it is asked.
+   */
+  private readonly creds = new Map<string, Promise<RegistryCredential | undefined>>();
 
   constructor(
     private readonly http: HttpClient,
@@ -128,6 +133,7 @@ export class RegistryAuth {
   /** Forgets the cached tokens of these scopes (after a 401). */
   invalidate(registry: string, scopes: readonly string[]): void {
     this.tokens.delete(tokenKey(registry, scopes));
+    this.creds.delete(registry);
   }
 
   /** The Authorization header value for these scopes, or undefined when the registry needs none. */
@@ -146,7 +152,7 @@ export class RegistryAuth {
       );
     }
     if (challenge.kind === 'basic') {
-      const cred = await this.credentials(registry);
+      const cred = await this.credential(registry);
       return cred ? basic(cred) : undefined;
     }
     const key = tokenKey(registry, scopes);
@@ -170,7 +176,7 @@ export class RegistryAuth {
     scopes: readonly string[],
     signal: AbortSignal | null | undefined,
   ): Promise<string | undefined> {
-    const cred = await this.credentials(registry);
+    const cred = await this.credential(registry);
     const url = tokenRealmUrl(challenge.realm, baseUrl, { registry, withCredential: cred !== undefined });
     if (cred?.identityToken) return this.refreshGrant(registry, url, challenge, scopes, cred, signal);
     if (challenge.service) url.searchParams.set('service', challenge.service);
@@ -200,6 +206,17 @@ export class RegistryAuth {
     }
     const body = await readAnswer(res, RegistryTokenAnswer, `getting a registry token for ${registry}`);
     return this.keep(registry, scopes, (body.token || body.access_token) as string, body.expires_in);
+  }
+
+  /** The chain's credential for `registry`, asked once (a failed lookup is asked again next time). */
+  private credential(registry: string): Promise<RegistryCredential | undefined> {
+    let found = this.creds.get(registry);
+    if (!found) {
+      found = this.credentials(registry);
+      this.creds.set(registry, found);
+      found.catch(() => this.creds.delete(registry));
+    }
+    return found;
   }
 
   /** Caches a token for its scopes until shortly before it expires. */

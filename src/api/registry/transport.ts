@@ -54,8 +54,16 @@ export class RegistryTransport {
     this.auth = new RegistryAuth(opts.http, opts.clock, opts.credentials, opts.signal);
   }
 
+  /** Each registry's base URL, worked out once (every request asks: a sync sends thousands). */
+  private readonly bases = new Map<string, string>();
+
   baseUrl(registry: string): string {
-    return registryBaseUrl(registry, this.plainHttpHosts);
+    let base = this.bases.get(registry);
+    if (base === undefined) {
+      base = registryBaseUrl(registry, this.plainHttpHosts);
+      this.bases.set(registry, base);
+    }
+    return base;
   }
 
   /** One request with auth, a refresh on a 401 with a new challenge, and safe redirects. */

@@ -1,13 +1,13 @@
 // `hubctl policy export [POLICY…] [--all] [-o DIR] [--format yaml|json]`: the organization's
 // policies in the authoring form (name, scope, rules without ids, or the Cedar text), sorted, with a
 // comment header in YAML. What it writes, `policy apply` reads back as "no change".
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { isTeamUuid } from '../../api/teams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import {
   type AuthoredPolicy,
   authoredValue,
@@ -75,18 +75,6 @@ async function render(policies: AuthoredPolicy[], format: 'yaml' | 'json', org: 
     .join('---\n');
 }
 
-/** Writes a file whole or not at all: a temporary file renamed into place. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, text, { mode: 0o644 });
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw new UsageError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
-
 /**
  * The scopes with team names in place of UUIDs, so that files can be reviewed; `policy apply` reads
  * the names back to the same UUIDs. A UUID stays where a name would not lead back to it: a team the
@@ -151,7 +139,7 @@ export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
     for (let n = 2; used.has(stem); n++) stem = `${fileStem(p.name)}-${n}`;
     used.add(stem);
     const file = join(opts.outDir, `${stem}.${opts.format}`);
-    await writeAtomically(file, await render([p], opts.format, client.org));
+    await writeFileAtomic(file, await render([p], opts.format, client.org));
     written.push(file);
   }
   if (ctx.output.json) ctx.output.printJson({ files: written });

@@ -19,6 +19,9 @@ export function wire(route: DispatcherFor): Send {
         signal: req.signal,
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
+        // undici closes the connection after every HEAD unless told otherwise (for servers that
+        // send a body with it, undici#258); registries do not, and a sync sends hundreds of HEADs.
+        ...(req.method === 'HEAD' ? { reset: false } : {}),
       })
       .catch((err: unknown) => {
         // Says which proxy the failure went through: a corporate network's usual suspect.

@@ -39,10 +39,11 @@ export class UploadStateStore {
   }
 
   async load(registry: string, repository: string, digest: string): Promise<SavedUpload | undefined> {
+    const file = this.file(registry, repository, digest);
+    // Most blobs have none: a stat, rather than a read that fails and builds an error each time.
+    if (!existsSync(file)) return undefined;
     try {
-      const saved = JSON.parse(
-        await readFile(this.file(registry, repository, digest), 'utf8'),
-      ) as SavedUpload;
+      const saved = JSON.parse(await readFile(file, 'utf8')) as SavedUpload;
       if (saved.registry !== registry || saved.repository !== repository || saved.digest !== digest)
         return undefined;
       if (this.now() - saved.updatedAt > MAX_AGE_MS) return undefined;
