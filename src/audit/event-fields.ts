@@ -5,14 +5,15 @@
 // (category, action and event type, decision, user, agent, time, resource, network_egress.protocol
 // and http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or
 // undefined: the caller then takes the full path. It reads the line's bytes, which must be ASCII (one
-// byte a character: a field is then the text between the same offsets), one pass in JavaScript over
-// a byte array (several times quicker than charCodeAt over a string). It answers only when it is
-// sure, and is undefined for:
+// byte a character: a field is then the text between the same offsets), in one pass in JavaScript
+// (a byte of a Uint8Array is read several times quicker than a character of a string, charCodeAt).
+// It answers only when it is sure, and is undefined for:
 // - a line holding a backslash (an escape), or a control character in a string;
 // - anything that is not valid JSON, or not one object (leading whitespace included);
 // - a field it reads given twice in one object (JSON.parse keeps the last: the full path decides);
-// - a field it reads with another type than the usual one (a string; an object for `payload`,
-//   `network_egress` and `http_request`; a numeric `port`), or nesting deeper than MAX_DEPTH.
+// - a field it reads of another type than the usual one (a string; an object for `payload`,
+//   `network_egress` and `http_request`; so a `port` given as a number too), or nesting deeper
+//   than MAX_DEPTH.
 // Everything else (other fields, of any type, at any depth) is checked against the JSON grammar and
 // passed over. Without escapes a string's value is its text between the quotes, as JSON.parse reads it.
 import type { AuditRecord } from './record.js';
@@ -48,7 +49,6 @@ const PLUS = 0x2b;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
-
 const BACKSLASH = 0x5c;
 
 // The fields read: a string's start and end are slots 2f and 2f+1; an object's are its braces.
@@ -91,7 +91,7 @@ export class EventFieldReader {
   /**
    * The fields of the line text[start, end) (without its line end), or undefined when the line is not
    * in the simple form read here. `bytes` are the text's, one a character (ASCII): bytes[i] is
-   * texb[i]! for every i from start to end (a line end or the end of the bytes after it);
+   * text.charCodeAt(i) for every i from start to end (a line end or the end of the bytes after it);
    * null (text not known to be ASCII): undefined. The event returned is this reader's, valid until
    * its next call.
    */

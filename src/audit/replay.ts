@@ -120,7 +120,10 @@ export const MAX_NAMES = 1000;
 export const MAX_HELD = 2_000_000;
 /** Groups kept (changes and drift each); events of further groups are counted, not grouped. */
 export const MAX_GROUPS = 100_000;
-/** Decisions cached (action, destination) → both results; the cache is emptied when full. */
+/**
+ * Decisions cached (action and destination, or for HTTP action, host, port and path) → both results;
+ * the cache is emptied when full.
+ */
 const MAX_CACHE = 200_000;
 
 /**
