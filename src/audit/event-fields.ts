@@ -130,7 +130,10 @@ export class EventFieldReader {
     for (;;) {
       if (b[p]! !== QUOTE) return -1;
       const k = p + 1;
-      const kEnd = stringEnd(b, k, end);
+      // a key read is recognised by its characters, followed by its closing quote; any other is scanned
+      const name = nameAt(b, k, end, kind);
+      const field = name < 0 ? -1 : FIELD[name]!;
+      const kEnd = name < 0 ? stringEnd(b, k, end) : k + NAME[name]!.length;
       if (kEnd < 0) return -1;
       p = kEnd + 1;
       if (b[p]! !== COLON) {
@@ -143,7 +146,6 @@ export class EventFieldReader {
         p = skipSpaces(b, p, end);
         c = b[p]!;
       }
-      const field = fieldOf(b, k, kEnd, kind);
       if (field < 0) {
         p = skipValue(b, p, end, c, depth);
       } else {
@@ -213,17 +215,16 @@ const FIELD_NAMES: readonly (readonly [string, number])[][] = [
     ['path', PATH],
   ],
 ];
-const LONGEST_NAME = 16;
-/** The names of all kinds in one list: NAME[i] is field FIELD[i]; NEXT[i] the next of its slot, or -1. */
+/** The names of all kinds in one list: NAME[i] is field FIELD[i]. */
 const NAME: string[] = [];
 const FIELD: number[] = [];
+/** The next name of the same kind and first character after NAME[i], or -1. */
 const NEXT: number[] = [];
-/** By kind, length and first character: 1 + the first name of that slot in NAME, or 0. */
-const FIRST = new Int16Array(FIELD_NAMES.length * (LONGEST_NAME + 1) * 128);
-const slotOf = (kindClass: number, n: number, c: number) => (kindClass * (LONGEST_NAME + 1) + n) * 128 + c;
+/** By kind and first character: 1 + the first name in NAME, or 0. */
+const FIRST = new Int16Array(FIELD_NAMES.length * 128);
 FIELD_NAMES.forEach((names, kindClass) => {
   for (const [name, field] of names) {
-    const slot = slotOf(kindClass, name.length, name.charCodeAt(0));
+    const slot = kindClass * 128 + name.charCodeAt(0);
     NAME.push(name);
     FIELD.push(field);
     NEXT.push(FIRST[slot]! - 1);
@@ -231,18 +232,17 @@ FIELD_NAMES.forEach((names, kindClass) => {
   }
 });
 
-/**
- * The field the key b[k, kEnd) names in an object of this kind, or -1 for a field not read (the
- * top level's number: the caller moves the fields of an object under payload).
- */
-function fieldOf(b: Uint8Array, k: number, kEnd: number, kind: number): number {
-  const n = kEnd - k;
+/** A field read's index in NAME for the key starting at k, when it is one whose closing quote is before end; else -1. */
+function nameAt(b: Uint8Array, k: number, end: number, kind: number): number {
   const c = b[k]!;
-  if (n > LONGEST_NAME || c >= 128) return -1;
+  if (c >= 128) return -1;
   // kinds: top 0, payload 1, network_egress 2 or 3, http_request 4 or 5
   const kindClass = kind < EGRESS_OBJECT ? kind : (kind >> 1) + 1;
-  for (let i = FIRST[slotOf(kindClass, n, c)]! - 1; i >= 0; i = NEXT[i]!)
-    if (same(b, k, NAME[i]!)) return FIELD[i]!;
+  for (let i = FIRST[kindClass * 128 + c]! - 1; i >= 0; i = NEXT[i]!) {
+    const name = NAME[i]!;
+    const n = name.length;
+    if (k + n < end && b[k + n] === QUOTE && same(b, k, name)) return i;
+  }
   return -1;
 }
 
