@@ -83,8 +83,10 @@ const HTTP_OBJECT = 4;
 
 /** Reads the fields of audit event lines; one reader, reused line after line. */
 export class EventFieldReader {
-  /** Start and end of each field's value (a string's characters, an object's braces); -1: absent. */
+  /** Start and end of each field's value (a string's characters, an object's braces), when read. */
   private readonly at = new Int32Array(FIELDS * 2);
+  /** The fields read from the line (bit f: field f; FIELDS ≤ 31). */
+  private present = 0;
   private text = '';
   private readonly event = new LineEvent(this);
 
@@ -97,7 +99,7 @@ export class EventFieldReader {
    */
   read(text: string, start: number, end: number, bytes: Uint8Array | null): ReplayEvent | undefined {
     if (bytes === null || bytes[start] !== OPEN) return undefined;
-    this.at.fill(-1);
+    this.present = 0;
     this.text = text;
     let p = this.object(bytes, start, end, TOP, 0);
     if (p < 0) return undefined;
@@ -109,12 +111,13 @@ export class EventFieldReader {
 
   /** The value of a string field read, or undefined. */
   string(field: number): string | undefined {
-    const s = this.at[field * 2]!;
-    return s < 0 ? undefined : this.text.slice(s, this.at[field * 2 + 1]);
+    return (this.present & (1 << field)) === 0
+      ? undefined
+      : this.text.slice(this.at[field * 2]!, this.at[field * 2 + 1]);
   }
 
   has(field: number): boolean {
-    return this.at[field * 2]! >= 0;
+    return (this.present & (1 << field)) !== 0;
   }
 
   /**
@@ -162,12 +165,14 @@ export class EventFieldReader {
           if (p < 0) return -1;
           this.at[slot] = from;
           this.at[slot + 1] = p;
+          this.present |= 1 << (slot >> 1);
         } else {
           if (c !== QUOTE) return -1;
           const vEnd = stringEnd(b, p + 1, end);
           if (vEnd < 0) return -1;
           this.at[slot] = p + 1;
           this.at[slot + 1] = vEnd;
+          this.present |= 1 << (slot >> 1);
           p = vEnd + 1;
         }
       }
