@@ -364,9 +364,9 @@ function digits(b: Uint8Array, p: number, end: number): number {
 class LineEvent implements ReplayEvent {
   category: string | undefined;
   actionType: string | undefined;
-  eventType: string | undefined;
   decision: string | undefined;
-  resource: string | undefined;
+  /** The resource, once asked for (an HTTP request or a skipped event does not need it); null: not yet. */
+  private resourceValue: string | undefined | null = null;
   networkEgress: { protocol?: string } | undefined;
   httpRequest: { method?: string; host?: string; port?: string; path?: string } | undefined;
   private readonly egress: { protocol?: string } = {};
@@ -383,9 +383,8 @@ class LineEvent implements ReplayEvent {
     const r = this.r;
     this.category = r.string(CATEGORY);
     this.actionType = r.string(ACTION_TYPE);
-    this.eventType = r.string(EVENT_TYPE);
     this.decision = r.string(DECISION);
-    this.resource = r.string(this.pick(RESOURCE));
+    this.resourceValue = null;
     const egress = this.pick(EGRESS);
     if (r.has(egress)) {
       this.egress.protocol = r.string(egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD);
@@ -400,6 +399,15 @@ class LineEvent implements ReplayEvent {
       this.http.path = r.string(PATH + o);
       this.httpRequest = this.http;
     } else this.httpRequest = undefined;
+  }
+
+  get eventType(): string | undefined {
+    return this.r.string(EVENT_TYPE);
+  }
+
+  get resource(): string | undefined {
+    if (this.resourceValue === null) this.resourceValue = this.r.string(this.pick(RESOURCE));
+    return this.resourceValue;
   }
 
   get user(): string | undefined {
