@@ -1,9 +1,9 @@
-// The fields `policy replay` needs from one audit event line, read in place without JSON.parse, for
+// The fields `policy replay` and `audit summary` need from one audit event line, read in place without JSON.parse, for
 // lines in the simple form audit logs are written in. PURE: no IO.
 //
 // `EventFieldReader.read` gives what `readAuditRecord(JSON.parse(line))` gives for those fields
-// (category, action and event type, decision, user, agent, time, resource, network_egress.protocol
-// and http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or
+// (category, action and event type, decision, user, agent, time, resource, session, enforcement mode,
+// network_egress.protocol and http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or
 // undefined: the caller then takes the full path. It reads the line's bytes, which must be ASCII (one
 // byte a character: a field is then the text between the same offsets), in one pass in JavaScript
 // (a byte of a Uint8Array is read several times quicker than a character of a string, charCodeAt).
@@ -32,6 +32,9 @@ export type ReplayEvent = Pick<
   | 'networkEgress'
   | 'httpRequest'
 >;
+
+/** The fields the reader gives: replay's, and the session and mode `audit summary` filters on. */
+export type EventFields = ReplayEvent & Pick<AuditRecord, 'session' | 'mode'>;
 
 /** Objects nested deeper than this are left to JSON.parse. */
 const MAX_DEPTH = 64;
@@ -73,7 +76,9 @@ const EGRESS = 15;
 const HTTP = 16;
 const IN_PAYLOAD = 9; // RESOURCE … HTTP under payload: 17 … 25
 const PAYLOAD = 26;
-const FIELDS = 27;
+const SESSION = 27;
+const MODE = 28;
+const FIELDS = 29;
 
 // The objects whose fields are read; an odd one is under payload (its slots are + IN_PAYLOAD).
 const TOP = 0;
@@ -97,7 +102,7 @@ export class EventFieldReader {
    * null (text not known to be ASCII): undefined. The event returned is this reader's, valid until
    * its next call.
    */
-  read(text: string, start: number, end: number, bytes: Uint8Array | null): ReplayEvent | undefined {
+  read(text: string, start: number, end: number, bytes: Uint8Array | null): EventFields | undefined {
     if (bytes === null || bytes[start] !== OPEN) return undefined;
     this.present = 0;
     this.text = text;
@@ -205,6 +210,8 @@ const FIELD_NAMES: readonly (readonly [string, number])[][] = [
     ['agent', AGENT],
     ['network_egress', EGRESS],
     ['http_request', HTTP],
+    ['audit_session_id', SESSION],
+    ['enforcement_mode', MODE],
   ],
   [
     ['resource_id', RESOURCE],
@@ -361,7 +368,7 @@ function digits(b: Uint8Array, p: number, end: number): number {
 }
 
 /** The event of the line a reader read last: its fields as readAuditRecord gives them. */
-class LineEvent implements ReplayEvent {
+class LineEvent implements EventFields {
   category: string | undefined;
   actionType: string | undefined;
   decision: string | undefined;
@@ -420,5 +427,13 @@ class LineEvent implements ReplayEvent {
 
   get time(): string | undefined {
     return this.r.string(CREATED_AT) ?? this.r.string(TIMESTAMP);
+  }
+
+  get session(): string | undefined {
+    return this.r.string(SESSION);
+  }
+
+  get mode(): string | undefined {
+    return this.r.string(MODE);
   }
 }

@@ -3,11 +3,11 @@
 import { isAscii } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventFieldReader, type ReplayEvent } from '../../src/audit/event-fields.js';
+import { EventFieldReader, type EventFields } from '../../src/audit/event-fields.js';
 import { readAuditRecord } from '../../src/audit/record.js';
 
-/** The fields replay reads, as plain data. */
-function fieldsOf(e: ReplayEvent) {
+/** The fields replay and summary read, as plain data. */
+function fieldsOf(e: EventFields) {
   return {
     category: e.category,
     actionType: e.actionType,
@@ -17,6 +17,8 @@ function fieldsOf(e: ReplayEvent) {
     agent: e.agent,
     time: e.time,
     resource: e.resource,
+    session: e.session,
+    mode: e.mode,
     networkEgress: e.networkEgress === undefined ? undefined : { protocol: e.networkEgress.protocol },
     httpRequest:
       e.httpRequest === undefined
@@ -93,6 +95,8 @@ const KEYS = [
   'host',
   'port',
   'path',
+  'audit_session_id',
+  'enforcement_mode',
 ];
 const key = fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 6 }), unicode);
 const { value: anyValue } = fc.letrec((tie) => ({
@@ -135,6 +139,8 @@ const top = {
   user_email: fc.oneof(text, anyValue),
   created_at: fc.oneof(fc.constantFrom('2026-11-20T10:00:00Z'), text, anyValue),
   timestamp: fc.oneof(fc.constantFrom('2026-11-20T10:00:00.123Z'), text, anyValue),
+  audit_session_id: fc.oneof(text, anyValue),
+  enforcement_mode: fc.oneof(fc.constantFrom('audit', 'warn', 'enforce'), text, anyValue),
   extra: anyValue,
 };
 /** Records of both shapes, their fields of the usual types or of any. */
@@ -173,6 +179,8 @@ const plainTop = {
   user_email: plainText,
   created_at: plainText,
   timestamp: plainText,
+  audit_session_id: plainText,
+  enforcement_mode: plainText,
   n: fc.oneof(fc.double(), fc.integer(), fc.constant(1e300)),
   list: fc.array(anyValue, { maxLength: 3 }),
 };
@@ -270,6 +278,8 @@ describe('EventFieldReader', () => {
       action_type: 'http_request',
       username: 'ann@example.com',
       created_at: '2026-11-20T10:00:00Z',
+      audit_session_id: 's-1',
+      enforcement_mode: 'enforce',
       payload: {
         resource_id: 'api.github.com:443',
         agent: 'claude',
@@ -299,6 +309,8 @@ describe('EventFieldReader', () => {
     expect(fieldsOf(readLine(apiLine)!)).toMatchObject({
       user: 'ann@example.com',
       resource: 'api.github.com:443',
+      session: 's-1',
+      mode: 'enforce',
       httpRequest: { method: 'HTTP_METHOD_DELETE', port: '443', path: '/repos/x' },
     });
     for (const l of [
@@ -306,6 +318,8 @@ describe('EventFieldReader', () => {
       JSON.stringify({ ...local, hostname: 'a\u0001b' }),
       JSON.stringify({ ...local, resource_id: 'x' }).replace('"agent"', '"resource_id":"y","agent"'),
       JSON.stringify({ ...local, network_egress: null }),
+      JSON.stringify({ ...local, enforcement_mode: 1 }),
+      JSON.stringify(api).replace('"audit_session_id"', '"audit_session_id":"s-0","audit_session_id"'),
       JSON.stringify({
         ...api,
         payload: { ...api.payload, http_request: { ...api.payload.http_request, port: 443 } },
