@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readNdjson } from './ndjson.js';
+import { MAX_LINE_BYTES, readNdjson } from './ndjson.js';
 import { type AuditQuery, hasConditions, recordMatches } from './query.js';
 import { readAuditRecord } from './record.js';
 
@@ -55,10 +55,11 @@ export async function localAuditFiles(dir: string): Promise<string[]> {
 export async function* readFileBatches(
   files: { name: string; open: () => AsyncIterable<Buffer | string> }[],
   query: AuditQuery,
+  maxBytes = MAX_LINE_BYTES,
 ): AsyncGenerator<Record<string, unknown>[]> {
   const check = hasConditions(query);
   for (const file of files) {
-    for await (const batch of readNdjson(file.open(), file.name)) {
+    for await (const batch of readNdjson(file.open(), file.name, maxBytes)) {
       if (!check) {
         yield batch;
         continue;

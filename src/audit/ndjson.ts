@@ -66,10 +66,15 @@ export class LineSplitter {
   }
 
   private tooLong(line: number): LineTooLongError {
-    return new LineTooLongError(
-      `${this.name} line ${line} is longer than ${Math.round(this.maxBytes / 1024)} KiB: not an audit record`,
-    );
+    return lineTooLong(this.name, line, this.maxBytes);
   }
+}
+
+/** The error for line `line` of `name` longer than maxBytes. */
+export function lineTooLong(name: string, line: number, maxBytes: number): LineTooLongError {
+  return new LineTooLongError(
+    `${name} line ${line} is longer than ${Math.round(maxBytes / 1024)} KiB: not an audit record`,
+  );
 }
 
 /** Parses one line; a line that is not a JSON object is refused, naming the file and line. */

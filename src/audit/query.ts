@@ -217,8 +217,14 @@ export class EdgeDedupe {
   }
 }
 
+/** The fields of a record the filters and range look at. */
+export type MatchedFields = Pick<
+  AuditRecord,
+  'timeMs' | 'user' | 'decision' | 'mode' | 'actionType' | 'agent' | 'session' | 'resource' | 'eventType'
+>;
+
 /** The same filters and range, for records read from files (`--local`, `--input`). */
-export function recordMatches(r: AuditRecord, q: AuditQuery): boolean {
+export function recordMatches(r: MatchedFields, q: AuditQuery): boolean {
   const f = q.filters;
   if (q.from && !(r.timeMs >= q.from.ms)) return false;
   if (q.to && !(r.timeMs <= q.to.ms)) return false;

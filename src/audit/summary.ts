@@ -83,8 +83,17 @@ export class SummaryCounter {
   constructor(private readonly by: SummaryKey) {}
 
   add(e: Obj): void {
+    const t = typeof e.created_at === 'string' ? e.created_at : e.timestamp;
+    this.count(groupValue(e, this.by), e.decision, typeof t === 'string' ? t : undefined);
+  }
+
+  /**
+   * One event: its group's value (groupValue), its raw decision and its time. The value may be a
+   * view of a larger string (a block of lines read in place): a new group keeps a copy of it alone.
+   */
+  count(groupOf: string | undefined, decision: unknown, time: string | undefined): void {
     this.events++;
-    let value: string | null = groupValue(e, this.by) ?? null;
+    let value: string | null = groupOf ?? null;
     let g = this.groups.get(value);
     if (!g) {
       if (this.groups.size >= MAX_GROUPS) {
@@ -93,12 +102,13 @@ export class SummaryCounter {
         g = this.groups.get(value);
       }
       if (!g) {
+        if (value !== null) value = detached(value);
         g = { value, count: 0, allowed: 0, denied: 0, approvalRequired: 0, other: 0 };
         this.groups.set(value, g);
       }
     }
     g.count++;
-    switch (e.decision) {
+    switch (decision) {
       case 'AUDIT_DECISION_ALLOW':
       case 'AUDIT_DECISION_APPROVAL_ALLOW':
         g.allowed++;
@@ -113,8 +123,7 @@ export class SummaryCounter {
       default:
         g.other++;
     }
-    const t = typeof e.created_at === 'string' ? e.created_at : e.timestamp;
-    if (typeof t === 'string') this.time(t);
+    if (time !== undefined) this.time(time);
   }
 
   private time(t: string): void {
@@ -151,6 +160,12 @@ export class SummaryCounter {
     };
   }
 }
+
+/**
+ * A copy of a string that holds nothing else alive (V8 makes the concatenation one new flat string;
+ * the slice of it holds that copy alone), as replay.ts keeps names.
+ */
+const detached = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * `a` and `b` are RFC 3339 UTC times of one shape (same length, `YYYY-MM-DDTHH:MM:SS…Z`), whose

@@ -50,26 +50,36 @@ export function register(group: Command, host: CommandHost, runner = run): Comma
 export async function run(ctx: Context, opts: SummaryOptions): Promise<void> {
   const query = buildQuery(opts.filters, ctx.clock.now());
   const status = statusLine(ctx);
-  let batches: AsyncGenerator<AuditEventObject[]>;
-  if (opts.input.length > 0) {
-    const { openFile, readFileBatches } = await import('../../audit/local.js');
-    batches = readFileBatches(
-      opts.input.map((name) =>
-        name === '-'
-          ? { name: 'standard input', open: () => ctx.io.stdin as AsyncIterable<Buffer> }
-          : { name, open: () => openFile(name) },
-      ),
-      query,
+  const counter = new SummaryCounter(opts.by);
+  const local = opts.local !== undefined && opts.local !== false;
+  if (opts.input.length > 0 || local) {
+    // files: each line read in place when it can be, else parsed whole (summary-input.ts)
+    const { localAuditDir, localAuditFiles, openFile } = await import('../../audit/local.js');
+    const { summarizeFiles } = await import('../../audit/summary-input.js');
+    const files = local
+      ? (await localAuditFiles(typeof opts.local === 'string' ? opts.local : localAuditDir(ctx.env))).map(
+          (path) => ({ name: path, open: () => openFile(path) }),
+        )
+      : opts.input.map((name) =>
+          name === '-'
+            ? { name: 'standard input', open: () => ctx.io.stdin as AsyncIterable<Buffer> }
+            : { name, open: () => openFile(name) },
+        );
+    await summarizeFiles(files, query, counter, opts.by, (n) =>
+      status.progress(() => `reading: ${n.toLocaleString('en-US')} events`),
     );
   } else {
-    batches = eventBatches(ctx, query, { local: opts.local, auditUrl: opts.auditUrl, status });
-  }
-  const counter = new SummaryCounter(opts.by);
-  let n = 0;
-  for await (const batch of batches) {
-    for (const e of batch) counter.add(e);
-    n += batch.length;
-    status.progress(() => `reading: ${n.toLocaleString('en-US')} events`);
+    const batches: AsyncGenerator<AuditEventObject[]> = eventBatches(ctx, query, {
+      local: opts.local,
+      auditUrl: opts.auditUrl,
+      status,
+    });
+    let n = 0;
+    for await (const batch of batches) {
+      for (const e of batch) counter.add(e);
+      n += batch.length;
+      status.progress(() => `reading: ${n.toLocaleString('en-US')} events`);
+    }
   }
   status.clear();
   const summary = counter.result();
