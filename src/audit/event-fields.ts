@@ -8,14 +8,18 @@
 // byte a character: a field is then the text between the same offsets), in one pass in JavaScript
 // (a byte of a Uint8Array is read several times quicker than a character of a string, charCodeAt).
 // It answers only when it is sure, and is undefined for:
-// - a line holding a backslash (an escape), or a control character in a string;
+// - a control character in a string, an escape JSON does not have, or any escape in a key of an
+//   object whose fields are read (the top level, payload, network_egress, http_request: an escaped
+//   key may spell a field's name);
 // - anything that is not valid JSON, or not one object (leading whitespace included);
 // - a field it reads given twice in one object (JSON.parse keeps the last: the full path decides);
 // - a field it reads of another type than the usual one (a string; an object for `payload`,
 //   `network_egress` and `http_request`; so a `port` given as a number too), or nesting deeper
 //   than MAX_DEPTH.
 // Everything else (other fields, of any type, at any depth) is checked against the JSON grammar and
-// passed over. Without escapes a string's value is its text between the quotes, as JSON.parse reads it.
+// passed over. Without escapes a string's value is its text between the quotes, as JSON.parse reads it;
+// a field read whose string holds an escape is that string's literal (quotes included) given to
+// JSON.parse, which gives what it gives for the same literal in the whole line.
 import type { AuditRecord } from './record.js';
 
 /** The fields replay reads from a record; an AuditRecord has them all. */
@@ -93,6 +97,9 @@ export class EventFieldReader {
   /** The fields read from the line (bit f: field f; FIELDS ≤ 31). */
   private present = 0;
   private text = '';
+  /** Fields read whose strings held an escape (bit f: field f), and their values decoded. */
+  private escaped = 0;
+  private readonly decoded: (string | undefined)[] = new Array(FIELDS).fill(undefined);
   private readonly event = new LineEvent(this);
 
   /**
@@ -105,6 +112,7 @@ export class EventFieldReader {
   read(text: string, start: number, end: number, bytes: Uint8Array | null): EventFields | undefined {
     if (bytes === null || bytes[start] !== OPEN) return undefined;
     this.present = 0;
+    this.escaped = 0;
     this.text = text;
     let p = this.object(bytes, start, end, TOP, 0);
     if (p < 0) return undefined;
@@ -116,9 +124,10 @@ export class EventFieldReader {
 
   /** The value of a string field read, or undefined. */
   string(field: number): string | undefined {
-    return (this.present & (1 << field)) === 0
-      ? undefined
-      : this.text.slice(this.at[field * 2]!, this.at[field * 2 + 1]);
+    const bit = 1 << field;
+    if ((this.present & bit) === 0) return undefined;
+    if ((this.escaped & bit) !== 0) return this.decoded[field];
+    return this.text.slice(this.at[field * 2]!, this.at[field * 2 + 1]);
   }
 
   has(field: number): boolean {
@@ -141,7 +150,7 @@ export class EventFieldReader {
       // a key read is recognised by its characters, followed by its closing quote; any other is scanned
       const name = nameAt(b, k, end, kind);
       const field = name < 0 ? -1 : FIELD[name]!;
-      const kEnd = name < 0 ? stringEnd(b, k, end) : k + NAME[name]!.length;
+      const kEnd = name < 0 ? plainStringEnd(b, k, end) : k + NAME[name]!.length;
       if (kEnd < 0) return -1;
       p = kEnd + 1;
       if (b[p]! !== COLON) {
@@ -173,11 +182,24 @@ export class EventFieldReader {
           this.present |= 1 << (slot >> 1);
         } else {
           if (c !== QUOTE) return -1;
+          escapes = false;
           const vEnd = stringEnd(b, p + 1, end);
           if (vEnd < 0) return -1;
           this.at[slot] = p + 1;
           this.at[slot + 1] = vEnd;
           this.present |= 1 << (slot >> 1);
+          if (escapes) {
+            // the literal, checked above to be one JSON has: JSON.parse decodes it as in the line
+            let value: unknown;
+            try {
+              value = JSON.parse(this.text.slice(p, vEnd + 1));
+            } catch {
+              return -1;
+            }
+            if (typeof value !== 'string') return -1;
+            this.decoded[slot >> 1] = value;
+            this.escaped |= 1 << (slot >> 1);
+          }
           p = vEnd + 1;
         }
       }
@@ -258,11 +280,57 @@ function nameAt(b: Uint8Array, k: number, end: number, kind: number): number {
   return -1;
 }
 
+/** Set by stringEnd when the string it ended held an escape. */
+let escapes = false;
+
 /**
- * The end (closing quote) of the string whose characters start at p, or -1 when it holds a backslash
- * or a control character (JSON.parse refuses the one, the other is an escape) or does not end by end.
+ * The end (closing quote) of the string whose characters start at p, or -1 when it holds a control
+ * character (JSON.parse refuses it) or an escape JSON does not have, or does not end by end. An
+ * escape sets `escapes`.
  */
 function stringEnd(b: Uint8Array, p: number, end: number): number {
+  for (; p < end; p++) {
+    const c = b[p]!;
+    if (c === QUOTE) return p;
+    if (c < SPACE) return -1;
+    if (c === BACKSLASH) {
+      p = escapeEnd(b, p, end);
+      if (p < 0) return -1;
+      escapes = true;
+    }
+  }
+  return -1;
+}
+
+/** The last character of the escape whose backslash is at p (\" \\ \/ \b \f \n \r \t \uXXXX), or -1. */
+function escapeEnd(b: Uint8Array, p: number, end: number): number {
+  if (p + 1 >= end) return -1;
+  const c = b[p + 1]!;
+  if (c === 0x75) {
+    if (p + 5 >= end) return -1;
+    for (let i = p + 2; i <= p + 5; i++) {
+      const h = b[i]!;
+      if (!((h >= ZERO && h <= NINE) || (h >= 0x61 && h <= 0x66) || (h >= 0x41 && h <= 0x46))) return -1;
+    }
+    return p + 5;
+  }
+  // " \ / b f n r t
+  if (
+    c === QUOTE ||
+    c === BACKSLASH ||
+    c === 0x2f ||
+    c === 0x62 ||
+    c === 0x66 ||
+    c === 0x6e ||
+    c === 0x72 ||
+    c === 0x74
+  )
+    return p + 1;
+  return -1;
+}
+
+/** stringEnd for a key of an object whose fields are read: -1 for any backslash too. */
+function plainStringEnd(b: Uint8Array, p: number, end: number): number {
   for (; p < end; p++) {
     const c = b[p]!;
     if (c === QUOTE) return p;

@@ -74,6 +74,7 @@ const text = fc.oneof(
   unicode,
   // characters JSON.stringify escapes, and the ones that end or open things
   fc.constantFrom('a"b', 'a\\b', 'a\nb', 'a\tb', '\u0000', '\u001f', '\u2028', '{', '}', '[', ']', ':', ','),
+  fc.constantFrom('evil.test\u001b[2J:80', '\ud800', 'x\udc00y', '/\\u0041', 'a/b'),
 );
 /** Values of any type, at any depth, with the key names replay reads among the keys. */
 const KEYS = [
@@ -225,7 +226,23 @@ const line = fc.oneof(
     .tuple(
       fc.oneof(record, plainRecord),
       fc.nat(),
-      fc.constantFrom('', ' ', '\t', '\r', '"', '\\', '\u0001', ',', '}', '{', '0', 'é'),
+      fc.constantFrom(
+        '',
+        ' ',
+        '\t',
+        '\r',
+        '"',
+        '\\',
+        '\u0001',
+        ',',
+        '}',
+        '{',
+        '0',
+        'é',
+        '\\x',
+        '\\u12',
+        '\\u00e9',
+      ),
       fc.nat(3),
     )
     .map(([r, at, c, drop]) => {
@@ -269,7 +286,7 @@ describe('EventFieldReader', () => {
     expect(readInPlace).toBeGreaterThan(400);
   });
 
-  it('reads plain lines of both shapes in place, and leaves escapes, duplicates and odd types to JSON.parse', () => {
+  it('reads plain lines of both shapes in place, escapes decoded, and leaves escaped keys, duplicates and odd types to JSON.parse', () => {
     const api = {
       audit_event_id: '0b9f3f0e-0000-4000-8000-000000000002',
       event_type: 'http_request',
@@ -313,9 +330,29 @@ describe('EventFieldReader', () => {
       mode: 'enforce',
       httpRequest: { method: 'HTTP_METHOD_DELETE', port: '443', path: '/repos/x' },
     });
+    // escapes in values, read or passed over: decoded as JSON.parse decodes them
     for (const l of [
       JSON.stringify({ ...local, agent: 'co"dex' }),
       JSON.stringify({ ...local, hostname: 'a\u0001b' }),
+      JSON.stringify({ ...api, payload: { ...api.payload, resource_id: 'evil.test\u001b[2J:80' } }),
+      JSON.stringify({ ...local, user_email: 'U' }).replace('"U"', '"b\\u00E9\\ud83d@x"'),
+      JSON.stringify({ ...local, resource_id: 'a\\b/c\t"' }).replace('/c', '\\/c'),
+    ]) {
+      const got = readLine(l);
+      expect(got, l).toBeDefined();
+      expect(fieldsOf(got!)).toEqual(parsed(l));
+    }
+    expect(readLine(JSON.stringify({ ...local, agent: 'co"dex' }))?.agent).toBe('co"dex');
+    for (const l of [
+      // an escaped key may spell a field's name
+      JSON.stringify(local).replace('"user_email"', '"user\\u005femail"'),
+      JSON.stringify(local).replace('"agent"', '"ag\\u0065nt"'),
+      // escapes JSON does not have
+      JSON.stringify({ ...local, agent: 'co' }).replace('"co"', '"c\\xo"'),
+      JSON.stringify({ ...local, agent: 'co' }).replace('"co"', '"c\\u00g1"'),
+      JSON.stringify({ ...local, agent: 'co' }).replace('"co"', '"co\\u00"'),
+      JSON.stringify({ ...local, os: 'co' }).replace('"co"', '"c\\xo"'),
+      JSON.stringify({ ...local, os: ['co'] }).replace('"co"', '"c\\u0G00"'),
       JSON.stringify({ ...local, resource_id: 'x' }).replace('"agent"', '"resource_id":"y","agent"'),
       JSON.stringify({ ...local, network_egress: null }),
       JSON.stringify({ ...local, enforcement_mode: 1 }),
