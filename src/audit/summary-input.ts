@@ -103,26 +103,44 @@ export class SummaryLines {
   }
 
   push(chunk: Buffer): void {
-    const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
-    this.carry = undefined;
     // The first line of the chunk that is no JSON object: thrown once the chunk is split (a line
     // over the cap after it in the chunk is the error readNdjson gives); no line after it is counted.
     let bad: Error | undefined;
-    const last = buf.lastIndexOf(10);
-    for (let from = 0; from <= last; ) {
+    let from = 0;
+    if (this.carry !== undefined) {
+      // the line begun in an earlier chunk, made whole (readNdjson joins the whole chunk to it)
+      const nl = chunk.indexOf(10);
+      const first = Buffer.concat([this.carry, nl < 0 ? chunk : chunk.subarray(0, nl + 1)]);
+      this.carry = undefined;
+      if (nl < 0) {
+        if (first.length > this.maxBytes) throw lineTooLong(this.name, this.lineNo + 1, this.maxBytes);
+        this.carry = first;
+        return;
+      }
+      bad = this.lines(first, 0, first.length - 1, bad);
+      from = nl + 1;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= from) bad = this.lines(chunk, from, last, bad);
+    const rest = Math.max(from, last + 1);
+    if (rest < chunk.length) {
+      if (chunk.length - rest > this.maxBytes) throw lineTooLong(this.name, this.lineNo + 1, this.maxBytes);
+      // A copy: the chunk is not kept alive for the sake of its last few bytes.
+      this.carry = Buffer.from(chunk.subarray(rest));
+    }
+    if (bad !== undefined) throw bad;
+  }
+
+  /** The lines of buf[from, last] (last: a LF), a block at a time; the first bad line's error. */
+  private lines(buf: Buffer, from: number, last: number, bad: Error | undefined): Error | undefined {
+    while (from <= last) {
       let to = from + BLOCK >= last ? last : buf.lastIndexOf(10, from + BLOCK);
       if (to < from) to = buf.indexOf(10, from);
       if (bad === undefined && isAscii(buf.subarray(from, to + 1))) bad = this.asciiBlock(buf, from, to);
       else bad = this.block(buf, from, to, bad);
       from = to + 1;
     }
-    if (last + 1 < buf.length) {
-      if (buf.length - (last + 1) > this.maxBytes)
-        throw lineTooLong(this.name, this.lineNo + 1, this.maxBytes);
-      // A copy: the chunk is not kept alive for the sake of its last few bytes.
-      this.carry = Buffer.from(buf.subarray(last + 1));
-    }
-    if (bad !== undefined) throw bad;
+    return bad;
   }
 
   /** The last line, when the file does not end with a newline. */
