@@ -7,9 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
-import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
 import { type ProxySettings, proxyFor, readProxySettings } from './proxy.js';
+import { Agent, Pool, ProxyAgent } from './undici.js';
 
 export interface DispatcherOptions {
   /** Extra CA certificates (PEM file), on top of the system's and NODE_EXTRA_CA_CERTS. */
