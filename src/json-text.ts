@@ -20,3 +20,20 @@ export function escapeJsonText(json: string): string {
     ? json.replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     : json;
 }
+
+/**
+ * The same for UTF-8 bytes of JSON text: unchanged (the same buffer) when no byte can begin such a
+ * character (DEL is 7f, C1 and U+061C begin with c2 or d8, the others with e2), which is the common case.
+ */
+export function escapeJsonBytes(bytes: Buffer): Buffer {
+  if (
+    bytes.indexOf(0x7f) === -1 &&
+    bytes.indexOf(0xc2) === -1 &&
+    bytes.indexOf(0xd8) === -1 &&
+    bytes.indexOf(0xe2) === -1
+  )
+    return bytes;
+  const text = bytes.toString('utf8');
+  const escaped = escapeJsonText(text);
+  return escaped === text ? bytes : Buffer.from(escaped);
+}

@@ -8,6 +8,7 @@
 // Every request first passes the pacer (src/audit/pacer.ts).
 
 import type { Pacer } from '../audit/pacer.js';
+import { scanAuditPage } from '../audit/page-scan.js';
 import { type AuditQuery, EdgeDedupe, filterParams, type Window, windows } from '../audit/query.js';
 import type { Clock } from '../clock.js';
 import { AuthError, NetworkError, UnexpectedAnswerError } from '../errors.js';
@@ -20,6 +21,16 @@ export type AuditEventObject = Record<string, unknown>;
 export interface AuditPage {
   events: AuditEventObject[];
   next: string;
+}
+
+/** Events as NDJSON lines, each exactly as the API gave it (not yet escaped for a terminal). */
+export interface AuditLines {
+  /**
+   * Whole lines, each ending in a newline. The buffer is reused: it holds this batch only until the
+   * next one is asked for (a reader writes it at once), which keeps an export's memory flat.
+   */
+  lines: Buffer;
+  count: number;
 }
 
 export interface AuditClientOptions {
@@ -60,6 +71,12 @@ export interface AuditClient {
     range: { from?: Window['from']; to?: Window['to'] },
     opts?: ReadOptions,
   ): AsyncGenerator<AuditEventObject[]>;
+  /** The same events as `pages`, as NDJSON lines of their text as given (`audit export`). */
+  lines(
+    query: AuditQuery,
+    range: { from?: Window['from']; to?: Window['to'] },
+    opts?: ReadOptions,
+  ): AsyncGenerator<AuditLines>;
 }
 
 export const AUDIT_HINT =
@@ -95,6 +112,20 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
   }
 
   async function page(params: Record<string, string>): Promise<AuditPage> {
+    const body = await fetchPage(params);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (err) {
+      throw new UnexpectedAnswerError(`${what}: unexpected answer from ${host}: the body is not valid JSON`, {
+        cause: err,
+      });
+    }
+    return readPage(parsed);
+  }
+
+  /** A page's body (a 200), after the pacer, with the retries the organization's limits call for. */
+  async function fetchPage(params: Record<string, string>): Promise<Buffer> {
     const url = `${base}?${new URLSearchParams(params)}`;
     for (let attempt = 0; ; attempt++) {
       await o.pacer.take(o.signal);
@@ -115,7 +146,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
         await wait(backoff(attempt), 'the audit API could not be reached');
         continue;
       }
-      if (res.status === 200) return readPage(await res.json(PAGE_BYTES));
+      if (res.status === 200) return res.bytes(PAGE_BYTES);
       const text = await res.text(MAX_ERROR_BYTES).catch(() => '');
       if (BACKOFF_STATUSES.has(res.status) && attempt + 1 < MAX_ATTEMPTS) {
         const told =
@@ -141,15 +172,50 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     return { events: body.events as AuditEventObject[], next: body.next_page_token };
   }
 
-  async function* pages(
+  /**
+   * A page as NDJSON lines of the events' own text: read straight from the body when the scanner
+   * vouches for it (src/audit/page-scan.ts), else parsed, checked and serialized again.
+   */
+  async function linesPage(params: Record<string, string>): Promise<Read<LinePage>> {
+    const body = await fetchPage(params);
+    const scanned = scanAuditPage(body, MAX_PAGE_EVENTS);
+    if (scanned) return { page: { text: body, spans: scanned.spans }, ...scanned };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (err) {
+      throw new UnexpectedAnswerError(`${what}: unexpected answer from ${host}: the body is not valid JSON`, {
+        cause: err,
+      });
+    }
+    const { events, next } = readPage(parsed);
+    const spans: number[] = [];
+    const parts = events.map((e) => Buffer.from(JSON.stringify(e)));
+    let size = 0;
+    for (const part of parts) {
+      spans.push(size, size + part.length);
+      size += part.length;
+    }
+    return { page: { text: Buffer.concat(parts, size), spans }, ...fieldsOf(events), next };
+  }
+
+  async function pageRead(params: Record<string, string>): Promise<Read<AuditEventObject[]>> {
+    const { events, next } = await page(params);
+    return { page: events, ...fieldsOf(events), next };
+  }
+
+  async function* walk<P>(
     query: AuditQuery,
     range: { from?: Window['from']; to?: Window['to'] },
-    opts: ReadOptions = {},
-  ): AsyncGenerator<AuditEventObject[]> {
+    opts: ReadOptions,
+    read: (params: Record<string, string>) => Promise<Read<P>>,
+  ): AsyncGenerator<{ page: P; fresh: number[] | undefined; count: number }> {
     const filters = filterParams(query.filters);
     const pageSize = String(Math.max(1, Math.min(opts.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE)));
     const dedupe = new EdgeDedupe();
     if (opts.seed) dedupe.seed(opts.seed.ms, opts.seed.ids);
+    let lastTime: string | undefined;
+    let lastMs = Number.NaN;
     for (const w of windows(range)) {
       opts.onWindow?.(w);
       const first: Record<string, string> = { ...filters, page_size: pageSize };
@@ -158,16 +224,24 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
       let token = '';
       const seen = new Set<string>();
       for (let n = 0; ; n++) {
-        const answer = await page(
+        const answer = await read(
           token === '' ? first : { ...filters, page_size: pageSize, page_token: token },
         );
-        const fresh: AuditEventObject[] = [];
-        for (const e of answer.events) {
-          const id = typeof e.audit_event_id === 'string' ? e.audit_event_id : undefined;
-          const at = typeof e.created_at === 'string' ? Date.parse(e.created_at) : Number.NaN;
-          if (!dedupe.seen(id, at)) fresh.push(e);
+        const { ids, times } = answer;
+        // Indexes of the events to keep, made only once one is dropped (most pages drop none).
+        let fresh: number[] | undefined;
+        for (let i = 0; i < ids.length; i++) {
+          const time = times[i];
+          if (time !== lastTime) {
+            lastTime = time;
+            lastMs = time === undefined ? Number.NaN : Date.parse(time);
+          }
+          if (dedupe.seen(ids[i], lastMs)) {
+            fresh ??= Array.from({ length: i }, (_, j) => j);
+          } else fresh?.push(i);
         }
-        if (fresh.length > 0) yield fresh;
+        const count = fresh ? fresh.length : ids.length;
+        if (count > 0) yield { page: answer.page, fresh, count };
         if (answer.next === '') break;
         if (answer.next === token || seen.has(answer.next))
           throw unexpected('a page points back to an earlier page');
@@ -180,7 +254,73 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     }
   }
 
-  return { org: o.org, baseUrl: o.baseUrl, page, pages };
+  async function* pages(
+    query: AuditQuery,
+    range: { from?: Window['from']; to?: Window['to'] },
+    opts: ReadOptions = {},
+  ): AsyncGenerator<AuditEventObject[]> {
+    for await (const { page: events, fresh } of walk(query, range, opts, pageRead))
+      yield fresh ? fresh.map((i) => events[i] as AuditEventObject) : events;
+  }
+
+  async function* lines(
+    query: AuditQuery,
+    range: { from?: Window['from']; to?: Window['to'] },
+    opts: ReadOptions = {},
+  ): AsyncGenerator<AuditLines> {
+    const scratch = { buffer: Buffer.alloc(0) };
+    for await (const { page, fresh, count } of walk(query, range, opts, linesPage))
+      yield { lines: joinLines(page, fresh, count, scratch), count };
+  }
+
+  return { org: o.org, baseUrl: o.baseUrl, page, pages, lines };
+}
+
+/** A page as read: its events (in some form), their ids and times, and the cursor. */
+interface Read<P> {
+  page: P;
+  ids: (string | undefined)[];
+  times: (string | undefined)[];
+  next: string;
+}
+
+/** Event i is `text[spans[2i], spans[2i+1])`. */
+interface LinePage {
+  text: Buffer;
+  spans: number[];
+}
+
+function fieldsOf(events: AuditEventObject[]): Pick<Read<unknown>, 'ids' | 'times'> {
+  const ids: (string | undefined)[] = [];
+  const times: (string | undefined)[] = [];
+  for (const e of events) {
+    ids.push(typeof e.audit_event_id === 'string' ? e.audit_event_id : undefined);
+    times.push(typeof e.created_at === 'string' ? e.created_at : undefined);
+  }
+  return { ids, times };
+}
+
+/** The kept events' text, one a line, in `scratch` (grown when a page needs more). */
+function joinLines(
+  page: LinePage,
+  fresh: number[] | undefined,
+  count: number,
+  scratch: { buffer: Buffer },
+): Buffer {
+  const { text, spans } = page;
+  let size = count;
+  const at = (k: number) => (fresh ? (fresh[k] as number) : k);
+  for (let k = 0; k < count; k++) size += (spans[2 * at(k) + 1] as number) - (spans[2 * at(k)] as number);
+  if (scratch.buffer.length < size)
+    scratch.buffer = Buffer.allocUnsafe(Math.max(size, 2 * scratch.buffer.length));
+  const out = scratch.buffer.subarray(0, size);
+  let off = 0;
+  for (let k = 0; k < count; k++) {
+    const i = at(k);
+    off += text.copy(out, off, spans[2 * i] as number, spans[2 * i + 1] as number);
+    out[off++] = 0x0a;
+  }
+  return out;
 }
 
 /** Retry-After (seconds or a date), else the body's `retry_after_seconds`. */

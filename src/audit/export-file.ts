@@ -46,7 +46,7 @@ export interface ExportTarget {
   seed?: { ms: number; ids: string[] };
   resumed: boolean;
   /** Appends text (whole lines). */
-  write(text: string): void;
+  write(text: string | Buffer): void;
   /** The export is complete: flushes, removes the state file and the lock. */
   finish(): void;
   /** Releases the lock (the state stays, for the next run to resume). */
@@ -289,12 +289,13 @@ export function openNewFile(path: string): { write(text: string): void; commit()
   };
 }
 
-/** Writes a string whole (a file takes it in one write; a short write goes on from where it stopped). */
-function writeAll(fd: number, text: string, position: number | null): number {
-  const size = Buffer.byteLength(text);
-  const n = writeSync(fd, text, position, 'utf8');
+/** Writes text whole (a file takes it in one write; a short write goes on from where it stopped). */
+function writeAll(fd: number, text: string | Buffer, position: number | null): number {
+  const size = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+  const n =
+    typeof text === 'string' ? writeSync(fd, text, position, 'utf8') : writeSync(fd, text, 0, size, position);
   if (n === size) return size;
-  const bytes = Buffer.from(text);
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   let off = n;
   while (off < size) off += writeSync(fd, bytes, off, size - off, position === null ? null : position + off);
   return size;

@@ -185,11 +185,14 @@ export function filterParams(f: AuditFilters): Record<string, string> {
  */
 export class EdgeDedupe {
   private ms = Number.NaN;
-  private ids = new Set<string>();
+  /** The first id at that instant; a set only once a second one comes (most instants hold one). */
+  private first: string | undefined;
+  private ids: Set<string> | undefined;
 
   /** Seeds it with what was already written (a resumed export): the oldest instant and its ids. */
   seed(ms: number, ids: Iterable<string>): void {
     this.ms = ms;
+    this.first = undefined;
     this.ids = new Set(ids);
   }
 
@@ -199,7 +202,14 @@ export class EdgeDedupe {
     if (ms !== this.ms) {
       if (ms > this.ms) return false;
       this.ms = ms;
-      this.ids.clear();
+      this.first = id;
+      this.ids = undefined;
+      return false;
+    }
+    if (id === this.first) return true;
+    if (this.ids === undefined) {
+      this.ids = new Set();
+      if (this.first !== undefined) this.ids.add(this.first);
     }
     if (this.ids.has(id)) return true;
     this.ids.add(id);

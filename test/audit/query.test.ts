@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   apiRange,
@@ -69,6 +70,42 @@ describe('EdgeDedupe', () => {
     expect(d.seen('c', 5)).toBe(true);
     expect(d.seen('d', 4)).toBe(false);
     expect(d.seen(undefined, 4)).toBe(false);
+  });
+
+  it('answers as a set of every id kept at the oldest instant would, seeded or not', () => {
+    const step = fc.record({
+      id: fc.option(fc.constantFrom('a', 'b', 'c', 'd'), { nil: undefined }),
+      ms: fc.constantFrom(1, 2, 3, Number.NaN),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 40 }),
+        fc.option(fc.array(fc.constantFrom('a', 'b'))),
+        (steps, seed) => {
+          const d = new EdgeDedupe();
+          // The model: every id seen at the oldest instant so far.
+          let ms = Number.NaN;
+          let ids = new Set<string>();
+          if (seed) {
+            d.seed(2, seed);
+            ms = 2;
+            ids = new Set(seed);
+          }
+          for (const s of steps) {
+            let want = false;
+            if (s.id !== undefined && !Number.isNaN(s.ms) && !(s.ms > ms)) {
+              if (s.ms !== ms) {
+                ms = s.ms;
+                ids = new Set();
+              }
+              want = ids.has(s.id);
+              ids.add(s.id);
+            }
+            expect(d.seen(s.id, s.ms)).toBe(want);
+          }
+        },
+      ),
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import {
   WINDOW_MS,
 } from '../../audit/query.js';
 import type { Context } from '../../context.js';
-import { escapeJsonText } from '../../json-text.js';
+import { escapeJsonBytes, escapeJsonText } from '../../json-text.js';
 import { type CommandHost, examples } from '../host.js';
 import {
   addFilterOptions,
@@ -53,7 +53,7 @@ export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
   const status = statusLine(ctx);
   const progress = new Progress(ctx, status);
   const local = opts.local !== undefined && opts.local !== false;
-  if (local || !opts.output) {
+  if (local) {
     const { openNewFile } = await import('../../audit/export-file.js');
     const file = opts.output ? openNewFile(opts.output) : undefined;
     try {
@@ -80,6 +80,19 @@ export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
   }
 
   const client = await openAuditClient(ctx, { auditUrl: opts.auditUrl, status });
+  if (!opts.output) {
+    try {
+      for await (const batch of client.lines(query, apiRange(query, now), {
+        onWindow: (w) => progress.window(w),
+      })) {
+        ctx.io.stdout.write(escapeJsonBytes(batch.lines).toString('utf8'));
+        progress.add(batch.count);
+      }
+    } finally {
+      status.clear();
+    }
+    return;
+  }
   const { exportKey, openExport } = await import('../../audit/export-file.js');
   const key = exportKey({
     org: client.org,
@@ -91,12 +104,12 @@ export async function run(ctx: Context, opts: ExportOptions): Promise<void> {
   const target = openExport(opts.output, key, exportRange(query, now));
   if (target.resumed) ctx.output.info(`Resuming the export to ${opts.output} from ${target.range.to.text}.`);
   try {
-    for await (const batch of client.pages(query, target.range, {
+    for await (const batch of client.lines(query, target.range, {
       seed: target.seed,
       onWindow: (w) => progress.window(w),
     })) {
-      target.write(lines(batch));
-      progress.add(batch.length);
+      target.write(escapeJsonBytes(batch.lines));
+      progress.add(batch.count);
     }
     target.finish();
   } finally {

@@ -142,4 +142,57 @@ describe('audit export -o FILE', () => {
     );
     for (const e of got) expect(e.username).toBe('carol');
   });
+
+  describe('pages as the server wrote them', () => {
+    const DAY_FROM = new Date(ANCHOR - DAY).toISOString();
+    const one = (file: string) =>
+      runCli(['audit', 'export', '--from', DAY_FROM, '--to', TO, '-o', file], {
+        env: { ...env, HUBCTL_AUDIT_URL: emu.url },
+        clock,
+      });
+    const at = '2026-11-20T11:00:00Z';
+
+    it("writes each event's own text, escapes and number forms kept, terminal-unsafe characters escaped", async () => {
+      const events = [
+        `{"audit_event_id":"r-1","created_at":"${at}","username":"caf\\u00e9","path":"a\\/b","n":12345678901234567890,"f":1.50}`,
+        `{"audit_event_id":"r-2","created_at":"${at}","username":"eve\u202e","payload":{"deny_reason":["\u0085x"]}}`,
+      ];
+      emu.fail([{ status: 200, body: `{"events":[${events.join(',')}],"next_page_token":""}\n` }]);
+      const file = join(dir(), 'raw.ndjson');
+      const r = await one(file);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(
+        `${events[0]}\n${events[1]!.replace('\u202e', '\\u202e').replace('\u0085', '\\u0085')}\n`,
+      );
+    });
+
+    it('reads a pretty-printed page too, one event a line', async () => {
+      const page = {
+        events: [{ audit_event_id: 'p-1', created_at: at, payload: { agent: 'x' } }],
+        next_page_token: '',
+      };
+      emu.fail([{ status: 200, body: JSON.stringify(page, null, 2) }]);
+      const file = join(dir(), 'pretty.ndjson');
+      const r = await one(file);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(page.events[0])}\n`);
+    });
+
+    it.each([
+      ['is not JSON', '{"events":[{"audit_event_id":"x"}', /the body is not valid JSON/],
+      [
+        'holds an event that is not an object',
+        '{"events":[1],"next_page_token":""}',
+        /an event is not a JSON object/,
+      ],
+      ['has no cursor', '{"events":[{"a":1}]}', /no "next_page_token" string/],
+    ])('refuses a page that %s (exit 7) and writes none of it', async (_what, body, message) => {
+      emu.fail([{ status: 200, body }]);
+      const file = join(dir(), 'bad.ndjson');
+      const r = await one(file);
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(message);
+      expect(readFileSync(file, 'utf8')).toBe('');
+    });
+  });
 });
