@@ -3,8 +3,9 @@
 //   flock /tmp/bench.lock node bench/replay.mjs
 // Generates audit events (both shapes: the API's nested `payload`, the daemon's flat record; network
 // egress, HTTP requests, and events replay skips) and a baseline and a candidate policy, then prints:
-//   1. the replay engine alone (lines split, JSON.parse, record read, decided twice through the
-//      decision cache, grouped) on --events N (default 1,000,000) events: events/s, goal ≥ 500,000/s;
+//   1. the replay engine alone (lines split in blocks, fields read in place — JSON.parse and
+//      readAuditRecord for a line not in the plain form —, decided twice through the decision cache,
+//      grouped) on --events N (default 1,000,000) events: events/s, goal ≥ 500,000/s;
 //   2. `hubctl policy replay` end to end, the real binary, on --e2e N (default 200,000) events: wall
 //      time (goal < 5 s) and peak RSS (goal ≤ 200 MB: the child's VmHWM; getrusage's maxrss would
 //      count this process's memory, which a forked child inherits across exec).
@@ -197,7 +198,11 @@ try {
     const cpu0 = process.cpuUsage();
     const replayer = new lib.Replayer(lib.compilePolicies(base), lib.compilePolicies(cand));
     const splitter = new lib.LineSplitter(
-      { line: (t, n) => replayer.line(t, 'bench', n), tooLong: () => replayer.tooLong() },
+      {
+        line: (t, n) => replayer.line(t, 'bench', n),
+        lineIn: (t, s, e, n, ascii) => replayer.lineIn(t, s, e, 'bench', n, ascii),
+        tooLong: () => replayer.tooLong(),
+      },
       1 << 20,
     );
     for (let o = 0; o < bytes.length; o += 1 << 20)

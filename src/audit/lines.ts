@@ -2,10 +2,22 @@
 // reported by its number and its bytes are dropped as they arrive, so memory stays bounded by the
 // cap and one chunk whatever the input (a 1 GB line costs no more than a 1 KB one). PURE: no IO.
 
+import { isAscii } from 'node:buffer';
+
 export interface LineSink {
   line(text: string, lineNo: number): void;
   tooLong(lineNo: number): void;
+  /**
+   * A line given as text[start, end) of several lines decoded at once, when the sink takes lines so
+   * (else each is given to `line` on its own). `ascii`: the text's bytes when they are all ASCII
+   * (then ascii[i] is text.charCodeAt(i)), else null. Both are only lent: what outlives the call must
+   * be copied out of them.
+   */
+  lineIn?(text: string, start: number, end: number, lineNo: number, ascii: Uint8Array | null): void;
 }
+
+/** The bytes decoded at once for a sink that takes lines in a block (lineIn), about. */
+const BLOCK = 32 * 1024;
 
 export class LineSplitter {
   private carry: Buffer[] = [];
@@ -20,7 +32,54 @@ export class LineSplitter {
   ) {}
 
   push(chunk: Buffer): void {
-    let start = 0;
+    if (this.sink.lineIn !== undefined && chunk.length <= this.cap) {
+      this.pushBlock(chunk, this.sink.lineIn.bind(this.sink));
+      return;
+    }
+    this.pushFrom(chunk, 0);
+  }
+
+  /**
+   * push() for a sink that takes lines in a block: the line carried over is ended as push() ends it;
+   * the complete lines after it are decoded a block at a time and given as ranges of its text (none
+   * is over the cap: the chunk is not); the unfinished rest is kept as push() keeps it. One string a
+   * block instead of one a line: the sink reads a line in place and copies out only what it keeps.
+   */
+  private pushBlock(
+    chunk: Buffer,
+    lineIn: (text: string, start: number, end: number, lineNo: number, ascii: Uint8Array | null) => void,
+  ): void {
+    const first = chunk.indexOf(10);
+    if (first < 0) {
+      this.pushFrom(chunk, 0);
+      return;
+    }
+    this.pushFrom(chunk.subarray(0, first + 1), 0);
+    const last = chunk.lastIndexOf(10);
+    // LF is one byte of UTF-8 and never inside a character's: a block of lines decodes as its lines
+    // do. Blocks of about BLOCK bytes: a string much larger is slower to make than its lines are.
+    for (let from = first + 1; from <= last; ) {
+      let to = from + BLOCK >= last ? last : chunk.lastIndexOf(10, from + BLOCK);
+      if (to < from) to = chunk.indexOf(10, from);
+      const bytes = chunk.subarray(from, to + 1);
+      const ascii = isAscii(bytes) ? bytes : null;
+      const text = chunk.toString(ascii === null ? 'utf8' : 'latin1', from, to + 1);
+      let start = 0;
+      for (;;) {
+        const nl = text.indexOf('\n', start);
+        if (nl < 0) break;
+        this.lineNo++;
+        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        lineIn(text, start, end, this.lineNo, ascii);
+        start = nl + 1;
+      }
+      from = to + 1;
+    }
+    if (last + 1 < chunk.length) this.keep(chunk, last + 1, chunk.length);
+  }
+
+  private pushFrom(chunk: Buffer, from: number): void {
+    let start = from;
     const n = chunk.length;
     while (start < n) {
       const nl = chunk.indexOf(10, start);

@@ -5,9 +5,12 @@
 // `http_request` → `request:<method> https://host:port/path`. Everything else is counted under a
 // fixed reason and never guessed: management and execution records, MCP and filesystem events
 // (their payload fields are not documented), and events missing what a request needs.
+import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
-import { type AuditRecord, readAuditRecord } from './record.js';
+import { EventFieldReader, type ReplayEvent } from './event-fields.js';
+import { isoMs, isoText } from './iso-time.js';
+import { readAuditRecord } from './record.js';
 
 export const SKIP = {
   notJson: 'not JSON',
@@ -37,13 +40,32 @@ const ACTION_OF_PROTOCOL = new Map([
   ['udp', 'connect:udp'],
 ]);
 
+/** ACTION_OF_METHOD.get, the usual methods compared first (a string read from a line has no hash yet). */
+function actionOfMethod(method: string): string | undefined {
+  if (method === 'HTTP_METHOD_GET') return 'request:get';
+  if (method === 'HTTP_METHOD_POST') return 'request:post';
+  return ACTION_OF_METHOD.get(method);
+}
+
 export interface ReplayRequest {
   action: string;
   destination: string;
 }
 
 /** The request an audit record stands for, or the reason (a SKIP value) it is not replayed. */
-export function requestOf(r: AuditRecord): ReplayRequest | string {
+export function requestOf(r: ReplayEvent): ReplayRequest | string {
+  const action = actionOf(r);
+  return ACTIONS.has(action) ? { action, destination: destinationOf(r, action) } : action;
+}
+
+/** Every action actionOf gives (and no SKIP value). */
+const ACTIONS: ReadonlySet<string> = new Set([...ACTION_OF_PROTOCOL.values(), ...ACTION_OF_METHOD.values()]);
+
+/**
+ * The action of the request an audit record stands for, or the reason (a SKIP value) it is not
+ * replayed: requestOf without the destination, which a request decided before does not need.
+ */
+function actionOf(r: ReplayEvent): string {
   const category = r.category;
   if (category === 'AUDIT_CATEGORY_MANAGEMENT') return SKIP.management;
   if (category === 'AUDIT_CATEGORY_EXECUTION') return SKIP.execution;
@@ -52,19 +74,16 @@ export function requestOf(r: AuditRecord): ReplayRequest | string {
     const protocol = r.networkEgress?.protocol;
     const resource = r.resource;
     if (protocol === undefined || resource === undefined || resource === '') return SKIP.egressFields;
-    const action = ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase());
-    if (action === undefined) return SKIP.egressProtocol;
-    return { action, destination: resource };
+    const action =
+      protocol === 'tcp'
+        ? 'connect:tcp'
+        : (ACTION_OF_PROTOCOL.get(protocol) ?? ACTION_OF_PROTOCOL.get(protocol.toLowerCase()));
+    return action ?? SKIP.egressProtocol;
   }
   if (type === 'http_request') {
     const h = r.httpRequest;
     if (!h?.method || !h.host || !h.port || h.path === undefined) return SKIP.httpFields;
-    const action = ACTION_OF_METHOD.get(h.method);
-    if (action === undefined) return SKIP.httpMethod;
-    // an IPv6 host is recorded without brackets
-    const host = h.host.includes(':') && !h.host.startsWith('[') ? `[${h.host}]` : h.host;
-    const path = h.path.startsWith('/') ? h.path : `/${h.path}`;
-    return { action, destination: `https://${host}:${h.port}${path}` };
+    return actionOfMethod(h.method) ?? SKIP.httpMethod;
   }
   if (type === undefined) return SKIP.unknownType;
   if (type.endsWith('_execution')) return SKIP.execution;
@@ -73,6 +92,16 @@ export function requestOf(r: AuditRecord): ReplayRequest | string {
   if (MANAGEMENT_TYPES.has(type)) return SKIP.management;
   if (OTHER_TYPES.has(type)) return SKIP.other;
   return SKIP.unknownType;
+}
+
+/** The destination of a record actionOf gave an action: its resource, or its HTTP request's URL. */
+function destinationOf(r: ReplayEvent, action: string): string {
+  if (action.startsWith('connect:')) return r.resource!;
+  const h = r.httpRequest!;
+  // an IPv6 host is recorded without brackets
+  const host = h.host!.includes(':') && !h.host!.startsWith('[') ? `[${h.host}]` : h.host!;
+  const path = h.path!.startsWith('/') ? h.path! : `/${h.path}`;
+  return `https://${host}:${h.port}${path}`;
 }
 
 /** `allow`/`deny` for a recorded AUDIT_DECISION_ALLOW/DENY; undefined for any other. */
@@ -91,8 +120,19 @@ export const MAX_NAMES = 1000;
 export const MAX_HELD = 2_000_000;
 /** Groups kept (changes and drift each); events of further groups are counted, not grouped. */
 export const MAX_GROUPS = 100_000;
-/** Decisions cached (action, destination) → both results; the cache is emptied when full. */
+/**
+ * Decisions cached (action and destination, or for HTTP action, host, port and path) → both results;
+ * the cache is emptied when full.
+ */
 const MAX_CACHE = 200_000;
+
+/**
+ * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
+ * line, or of the block of lines decoded with it, which it would keep in memory. (V8 makes the
+ * concatenation one new flat string to slice it: the slice holds that copy alone. JSON.parse of
+ * JSON.stringify copies too, at four times the cost.)
+ */
+const detached = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * A name kept apart from the event line it was read from (a substring of a line keeps the whole line
@@ -105,7 +145,7 @@ class Names {
   keep(name: string): string {
     let kept = this.pool.get(name);
     if (kept === undefined) {
-      kept = JSON.parse(JSON.stringify(name)) as string;
+      kept = detached(name);
       if (this.pool.size < MAX_GROUPS) this.pool.set(kept, kept);
     }
     return kept;
@@ -118,10 +158,14 @@ class Group {
   agents = new Set<string>();
   usersCapped = false;
   agentsCapped = false;
+  // The first and last events' times: milliseconds, and the string as given unless it is canonical
+  // (iso-time.ts: then made again from the milliseconds, in its length) — no copy of it to make.
   firstMs = Number.POSITIVE_INFINITY;
-  first: string | undefined;
+  private firstText: string | undefined;
+  private firstLength = 0;
   lastMs = Number.NEGATIVE_INFINITY;
-  last: string | undefined;
+  private lastText: string | undefined;
+  private lastLength = 0;
   constructor(
     readonly action: string,
     readonly resource: string,
@@ -130,29 +174,48 @@ class Group {
     readonly recorded?: 'allow' | 'deny',
   ) {}
 
-  add(r: AuditRecord, names: Names): void {
+  add(r: ReplayEvent, names: Names): void {
     this.count++;
-    if (r.user !== undefined && !this.users.has(r.user)) {
+    const user = r.user;
+    if (user !== undefined && !this.users.has(user)) {
       if (this.users.size < MAX_NAMES && names.held < MAX_HELD) {
-        this.users.add(names.keep(r.user));
+        this.users.add(names.keep(user));
         names.held++;
       } else this.usersCapped = true;
     }
-    if (r.agent !== undefined && !this.agents.has(r.agent)) {
+    const agent = r.agent;
+    if (agent !== undefined && !this.agents.has(agent)) {
       if (this.agents.size < MAX_NAMES && names.held < MAX_HELD) {
-        this.agents.add(names.keep(r.agent));
+        this.agents.add(names.keep(agent));
         names.held++;
       } else this.agentsCapped = true;
     }
-    const t = r.timeMs;
+    const time = r.time;
+    if (time === undefined) return;
+    // readAuditRecord's timeMs: NaN (never first or last) when unreadable
+    let t = isoMs(time);
+    const canonical = !Number.isNaN(t);
+    if (!canonical) t = Date.parse(time);
     if (t < this.firstMs) {
       this.firstMs = t;
-      this.first = r.time;
+      this.firstText = canonical ? undefined : detached(time);
+      this.firstLength = time.length;
     }
     if (t > this.lastMs) {
       this.lastMs = t;
-      this.last = r.time;
+      this.lastText = canonical ? undefined : detached(time);
+      this.lastLength = time.length;
     }
+  }
+
+  get first(): string | undefined {
+    if (this.firstMs === Number.POSITIVE_INFINITY) return undefined;
+    return this.firstText ?? isoText(this.firstMs, this.firstLength === 24);
+  }
+
+  get last(): string | undefined {
+    if (this.lastMs === Number.NEGATIVE_INFINITY) return undefined;
+    return this.lastText ?? isoText(this.lastMs, this.lastLength === 24);
   }
 }
 
@@ -199,13 +262,20 @@ export interface ReplayReport {
   firstBadLine?: { input: string; line: number };
 }
 
+/** The map under `key` in `m`, made when missing (its key copied out of the line). */
+function level<V>(m: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = m.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    m.set(detached(key), inner);
+  }
+  return inner;
+}
+
 /** One request's decisions, and its groups once an event has needed them. */
 interface Entry {
   before: EvalResult;
   after: EvalResult;
-  key: string;
-  action: string;
-  destination: string;
   /** undefined: not looked up yet; null: none (past MAX_GROUPS). */
   change: Group | null | undefined;
   drift: Group | null | undefined;
@@ -219,11 +289,17 @@ const byCount = <T extends { count: number; resource: string; action: string }>(
 export class Replayer {
   /** action → destination → decisions (or why not decided); emptied when it holds MAX_CACHE. */
   private readonly cache = new Map<string, Map<string, Entry | string>>();
+  /**
+   * The same for HTTP requests, by action, then host, port and path as recorded: the URL they make
+   * is a slow key (a string built of pieces, hashed whole at each lookup); emptied with `cache`.
+   */
+  private readonly http = new Map<string, Map<string, Map<string, Map<string, Entry | string>>>>();
   private cached = 0;
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
   private readonly skipped = new Map<string, number>();
   private readonly names = new Names();
+  private readonly fields = new EventFieldReader();
   private read = 0;
   private replayed = 0;
   private driftCount = 0;
@@ -250,8 +326,38 @@ export class Replayer {
     this.skip(SKIP.tooLong);
   }
 
+  /**
+   * One NDJSON line, text[start, end) (a blank line is no event), with the text's bytes when they are
+   * ASCII (LineSink.lineIn). Its fields are read in place when the line is in the simple form
+   * EventFieldReader reads; any other line is parsed whole.
+   */
+  lineIn(
+    text: string,
+    start: number,
+    end: number,
+    input: string,
+    lineNo: number,
+    ascii: Uint8Array | null,
+  ): void {
+    if (start === end) return;
+    const ev = this.fields.read(text, start, end, ascii);
+    if (ev === undefined) {
+      this.parse(text.slice(start, end), input, lineNo);
+      return;
+    }
+    this.read++;
+    this.record(ev);
+  }
+
   /** One NDJSON line (a blank line is no event). */
   line(text: string, input: string, lineNo: number): void {
+    // UTF-8 encodes a character that is not ASCII in bytes that are not either
+    const bytes = Buffer.from(text, 'utf8');
+    this.lineIn(text, 0, text.length, input, lineNo, isAscii(bytes) ? bytes : null);
+  }
+
+  /** A line read with JSON.parse and readAuditRecord. */
+  private parse(text: string, input: string, lineNo: number): void {
     if (text.length === 0 || (text.length < 3 && text.trim() === '')) return;
     this.read++;
     let value: unknown;
@@ -274,56 +380,78 @@ export class Replayer {
     this.record(rec);
   }
 
-  record(rec: AuditRecord): void {
-    const req = requestOf(rec);
-    if (typeof req === 'string') {
-      this.skip(req);
+  record(rec: ReplayEvent): void {
+    const action = actionOf(rec);
+    if (!ACTIONS.has(action)) {
+      this.skip(action);
       return;
     }
-    let byDest = this.cache.get(req.action);
-    if (byDest === undefined) {
-      byDest = new Map();
-      this.cache.set(req.action, byDest);
-    }
-    let entry = byDest.get(req.destination);
-    if (entry === undefined) {
-      entry = this.decide(req);
-      if (this.cached >= MAX_CACHE) {
-        for (const m of this.cache.values()) m.clear();
-        this.cached = 0;
-      }
-      byDest.set(req.destination, entry);
-      this.cached++;
-    }
+    const entry = this.entryOf(action, rec);
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
     }
     this.replayed++;
     if (entry.before.decision !== entry.after.decision) {
-      if (entry.change === undefined) entry.change = this.group(this.changes, entry, undefined);
+      if (entry.change === undefined) entry.change = this.group(this.changes, entry, action, rec, undefined);
       if (entry.change === null) this.ungroupedChanges++;
       else entry.change.add(rec, this.names);
     }
     const recorded = recordedDecision(rec.decision);
     if (recorded !== undefined && recorded !== entry.before.decision) {
       this.driftCount++;
-      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, recorded);
+      if (entry.drift === undefined) entry.drift = this.group(this.drift, entry, action, rec, recorded);
       if (entry.drift === null) this.ungroupedDrift++;
       else entry.drift.add(rec, this.names);
     }
   }
 
+  /** The decisions of a request, from the cache or decided now (and cached). */
+  private entryOf(action: string, rec: ReplayEvent): Entry | string {
+    if (this.cached >= MAX_CACHE) {
+      this.cache.clear();
+      this.http.clear();
+      this.cached = 0;
+    }
+    let byKey: Map<string, Entry | string>;
+    let key: string;
+    if (action.startsWith('connect:')) {
+      byKey = level(this.cache, action);
+      key = rec.resource!;
+    } else {
+      // actionOf found every field of the HTTP request
+      const h = rec.httpRequest!;
+      byKey = level(level(level(this.http, action), h.host!), h.port!);
+      key = h.path!;
+    }
+    let entry = byKey.get(key);
+    if (entry === undefined) {
+      entry = this.decide({ action, destination: destinationOf(rec, action) });
+      byKey.set(detached(key), entry);
+      this.cached++;
+    }
+    return entry;
+  }
+
   /** The group of a request (made on its first event), or null past MAX_GROUPS. */
-  private group(groups: Map<string, Group>, e: Entry, recorded: 'allow' | 'deny' | undefined): Group | null {
-    let g = groups.get(e.key);
+  private group(
+    groups: Map<string, Group>,
+    e: Entry,
+    action: string,
+    rec: ReplayEvent,
+    recorded: 'allow' | 'deny' | undefined,
+  ): Group | null {
+    const req = { action, destination: destinationOf(rec, action) };
+    const key = `${req.action} ${req.destination}`;
+    let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= MAX_GROUPS) return null;
+      const destination = detached(req.destination);
       g =
         recorded === undefined
-          ? new Group(e.action, e.destination, e.before, e.after)
-          : new Group(e.action, e.destination, e.before, e.before, recorded);
-      groups.set(e.key, g);
+          ? new Group(req.action, destination, e.before, e.after)
+          : new Group(req.action, destination, e.before, e.before, recorded);
+      groups.set(detached(key), g);
     }
     return g;
   }
@@ -333,13 +461,9 @@ export class Replayer {
       // evaluate's MIXED results are made anew each time: both are kept as they are
       const before = this.before.evaluate(req.action, req.destination);
       const after = this.after.evaluate(req.action, req.destination);
-      const key = `${req.action} ${req.destination}`;
       return {
         before,
         after,
-        key,
-        action: req.action,
-        destination: req.destination,
         change: undefined,
         drift: undefined,
       };

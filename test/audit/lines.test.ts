@@ -62,6 +62,50 @@ describe('LineSplitter', () => {
     expect(split([Buffer.from('0123456789\n')], 10)).toEqual(['0123456789']);
   });
 
+  it('gives a sink that takes blocks (lineIn) the same lines and numbers as line by line, whatever the bytes (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 40 }),
+            fc
+              .constantFrom('\n', '\r\n', 'é\n', '\xe2\x82\n', 'x'.repeat(70))
+              .map((t) => Buffer.from(t, 'latin1')),
+            fc.string({ maxLength: 30 }).map((t) => Buffer.from(`${t}\n`)),
+          ),
+          { maxLength: 30 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(16, 64, 1 << 20),
+        (parts, cuts, cap) => {
+          const bytes = Buffer.concat(parts);
+          const chunks: Buffer[] = [];
+          for (let at = 0, k = 0; at < bytes.length; k++) {
+            const n = cuts[k % cuts.length]!;
+            chunks.push(bytes.subarray(at, at + n));
+            at += n;
+          }
+          const run = (blocks: boolean) => {
+            const out: (string | number)[][] = [];
+            const sink = {
+              line: (t: string, n: number) => out.push([t, n]),
+              tooLong: (n: number) => out.push([n]),
+              ...(blocks
+                ? { lineIn: (t: string, a: number, b: number, n: number) => out.push([t.slice(a, b), n]) }
+                : {}),
+            };
+            const s = new LineSplitter(sink, cap);
+            for (const c of chunks) s.push(c);
+            s.end();
+            return out;
+          };
+          expect(run(true)).toEqual(run(false));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('drops a 1 GB line as it arrives: memory stays bounded', () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     const before = process.memoryUsage();
@@ -74,6 +118,30 @@ describe('LineSplitter', () => {
     s.end();
     const after = process.memoryUsage();
     expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(longs).toBe(1);
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
+    expect(after.rss - before.rss).toBeLessThan(128 * 1024 * 1024);
+  });
+
+  it('drops a 1 GB line as it arrives for a sink that takes blocks too', () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const before = process.memoryUsage();
+    let longs = 0;
+    const lines: string[] = [];
+    const s = new LineSplitter(
+      {
+        line: (t) => lines.push(t),
+        lineIn: (t, a, b) => lines.push(t.slice(a, b)),
+        tooLong: () => longs++,
+      },
+      1024 * 1024,
+    );
+    s.push(Buffer.from('{"a":1}\n{"c":3}\nxx'));
+    for (let i = 0; i < 1024; i++) s.push(chunk);
+    s.push(Buffer.from('\n{"b":2}\n{"d":4}\n'));
+    s.end();
+    const after = process.memoryUsage();
+    expect(lines).toEqual(['{"a":1}', '{"c":3}', '{"b":2}', '{"d":4}']);
     expect(longs).toBe(1);
     expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
     expect(after.rss - before.rss).toBeLessThan(128 * 1024 * 1024);

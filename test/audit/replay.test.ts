@@ -2,6 +2,7 @@
 // others, and counts that agree with deciding each event on its own.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/audit/lines.js';
 import { readAuditRecord } from '../../src/audit/record.js';
 import { Replayer, requestOf, SKIP } from '../../src/audit/replay.js';
 import { compilePolicies, evaluate, parsePolicyDocument } from '../../src/policy/index.js';
@@ -268,6 +269,99 @@ describe('Replayer', () => {
         expect(out.replayed + Object.values(out.skipped).reduce((a, n) => a + n, 0)).toBe(events.length);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('Replayer, lines read in place', () => {
+  it('reports as when every line is parsed whole (property)', async () => {
+    const { base, cand } = await sets();
+    const str = fc.oneof(
+      fc.constantFrom('api.github.com', 'registry.npmjs.org', 'pypi.org', '::1', 'a"b', 'a\\b', 'é'),
+      fc.string({ maxLength: 6 }),
+    );
+    const fieldShapes = {
+      resource_id: fc.oneof(
+        str.map((h) => `${h}:443`),
+        fc.jsonValue(),
+      ),
+      agent: fc.oneof(str, fc.jsonValue()),
+      network_egress: fc.oneof(
+        fc.record({ protocol: fc.constantFrom('tcp', 'udp', 'TCP', 'icmp') }),
+        fc.jsonValue(),
+      ),
+      http_request: fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(
+            { method: 'HTTP_METHOD_DELETE', host: 'api.github.com', port: '443', path: '/repos/x' },
+            { method: 'HTTP_METHOD_GET', host: 'pypi.org', port: '443', path: 'x' },
+          ),
+        },
+        fc.record(
+          {
+            method: fc.constantFrom('HTTP_METHOD_GET', 'HTTP_METHOD_DELETE', 'HTTP_METHOD_X'),
+            host: str,
+            port: fc.constantFrom('443', '8443', 443),
+            path: fc.constantFrom('/repos/x', 'x', '/'),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    };
+    // every field, or some
+    const fields = fc.oneof(fc.record(fieldShapes), fc.record(fieldShapes, { requiredKeys: [] }));
+    const event = fc.tuple(
+      fc.record(
+        {
+          action_type: fc.constantFrom('network_egress', 'http_request', 'session', 'tool_invocation'),
+          category: fc.constantFrom('AUDIT_CATEGORY_EVALUATION', 'AUDIT_CATEGORY_MANAGEMENT'),
+          decision: fc.constantFrom(
+            'AUDIT_DECISION_ALLOW',
+            'AUDIT_DECISION_DENY',
+            'AUDIT_DECISION_APPROVAL_ALLOW',
+          ),
+          username: str,
+          user_email: str,
+          created_at: fc.constantFrom('2026-11-20T10:00:00Z', '2026-11-19T10:00:00Z', 'not a time'),
+          timestamp: fc.constantFrom('2026-11-21T10:00:00.000Z', '2026-11-18T23:00:00+01:00'),
+        },
+        { requiredKeys: ['action_type'] },
+      ),
+      fields,
+      fc.boolean(),
+    );
+    const line = fc.oneof(
+      {
+        weight: 5,
+        arbitrary: event.map(([top, f, api]) =>
+          JSON.stringify(api ? { ...top, payload: f } : { ...top, ...f }),
+        ),
+      },
+      fc.constantFrom('', 'not json', '[1]', '{"action_type":"network_egress"', '{"a":1}'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
+        const inPlace = new Replayer(base, cand);
+        const parsedWhole = new Replayer(base, cand);
+        // in blocks of lines, as `policy replay` reads them
+        const splitter = new LineSplitter(
+          {
+            line: (t, n) => inPlace.line(t, 'e', n),
+            lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+            tooLong: () => inPlace.tooLong(),
+          },
+          1 << 20,
+        );
+        splitter.push(Buffer.from(`${lines.join('\n')}\n`));
+        splitter.end();
+        // a space before a line: the same JSON, never read in place
+        lines.forEach((l, i) => {
+          parsedWhole.line(l === '' ? '' : ` ${l}`, 'e', i + 1);
+        });
+        expect(inPlace.report()).toEqual(parsedWhole.report());
+      }),
+      { numRuns: 300 },
     );
   });
 });

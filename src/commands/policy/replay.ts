@@ -91,6 +91,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
     const replayer = new Replayer(baseline, candidate);
     await events.readLines(ctx, (path) => ({
       line: (text, n) => replayer.line(text, path, n),
+      lineIn: (text, start, end, n, ascii) => replayer.lineIn(text, start, end, path, n, ascii),
       tooLong: () => replayer.tooLong(),
     }));
     const report = replayer.report();
