@@ -190,11 +190,16 @@ function timedSkopeo(argv) {
   return timed('skopeo', argv);
 }
 
-/** Runs a command under /usr/bin/time: wall seconds and the process's own CPU (user + sys). */
+/**
+ * Runs a command under /usr/bin/time: wall seconds and the process's own CPU (user + sys). `env`
+ * is added to this process's environment; a variable set to undefined there is removed.
+ */
 async function timed(cmd, argv, env = {}) {
   const out = join(work, `time-${randomBytes(4).toString('hex')}.txt`);
+  const merged = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', out, cmd, ...argv], {
-    env: { ...process.env, ...env },
+    env: merged,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const code = await new Promise((r) => child.once('exit', r));
@@ -209,6 +214,12 @@ let envN = 0;
  * A fresh config and state directory: no known blobs, so nothing is mounted from an earlier run.
  * The V8 code cache (XDG_CACHE_HOME) is shared by every run, as a user's is between commands; a
  * warm-up run of each command fills it before anything is timed.
+ *
+ * Without NODE_EXTRA_CA_CERTS, as in bench/startup.mjs: node 20 reads and parses that bundle (and
+ * its own root store) as every process starts, before any JavaScript runs and whether or not TLS is
+ * used; the bench's registries speak plain HTTP, and skopeo reads no such variable. On a machine
+ * whose environment sets it for every program, that is ~35 ms of CPU per hubctl run that neither
+ * hubctl nor a user without the variable pays; the bench prints what it costs here.
  */
 const freshEnv = () => {
   const dir = join(work, `env-${++envN}`);
@@ -218,6 +229,7 @@ const freshEnv = () => {
     HOME: dir,
     XDG_CACHE_HOME: join(work, 'code-cache'),
     HUBCTL_PLATFORM: 'linux/amd64',
+    NODE_EXTRA_CA_CERTS: undefined,
   };
 };
 const hubctl = (argv) =>
@@ -267,6 +279,18 @@ try {
       `copy (${args.layers} × ${args.layerSize / MiB} MiB): client CPU hubctl ${cpu.h.toFixed(2)} s vs skopeo ${cpu.s.toFixed(2)} s = ${ratio.toFixed(2)}× (goal ≤ ${GOALS.copyCpu}×: ${ratio <= GOALS.copyCpu ? 'met' : 'NOT met'}); wall ${wall.h.toFixed(2)} s vs ${wall.s.toFixed(2)} s = ${(wall.h / wall.s).toFixed(2)}×`,
       `  of which fixed (a copy of 4 KiB): hubctl ${fixed.h.toFixed(2)} s, skopeo ${fixed.s.toFixed(2)} s; the ${(args.layers * args.layerSize) / MiB} MiB themselves: hubctl ${(cpu.h - fixed.h).toFixed(2)} s vs skopeo ${(cpu.s - fixed.s).toFixed(2)} s = ${((cpu.h - fixed.h) / (cpu.s - fixed.s)).toFixed(2)}×`,
     );
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      // What the hubctl runs were spared (freshEnv): a bare node's start with and without it.
+      const bare = async (env) => {
+        const xs = [];
+        for (let i = 0; i < 9; i++) xs.push((await timed(process.execPath, ['-e', '0'], env)).cpu);
+        return median(xs);
+      };
+      const [withIt, without] = [await bare({}), await bare({ NODE_EXTRA_CA_CERTS: undefined })];
+      lines.push(
+        `  hubctl ran without this environment's NODE_EXTRA_CA_CERTS, which node parses as any process starts: \`node -e 0\` ${withIt.toFixed(2)} s CPU with it, ${without.toFixed(2)} s without`,
+      );
+    }
   }
 
   if (runs('sync')) {

@@ -26,8 +26,9 @@ const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 const TARGET = 'node20.19';
 
 rmSync(DIST, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: { cli: 'src/cli.ts' },
+  metafile: true,
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -87,6 +88,13 @@ for (const file of jsFiles(DIST)) {
   writeFileSync(file, asciiOnly(lazy.includes(INTEROP) ? withPrologue(lazy, INTEROP_FUNCTION) : lazy));
 }
 packChunk(join(DIST, 'cli.js'));
+// A registry command's two loads of many chunks each: the `image` group as the command tree is
+// built, and the HTTP layer with undici when its first request is made (src/context.ts's http()).
+for (const entry of ['src/commands/image/index.ts', 'src/http/client.ts']) {
+  const out = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === entry)?.[0];
+  if (out === undefined) throw new Error(`no chunk of its own for ${entry}`);
+  packChunk(join(DIST, relative('dist', out)));
+}
 packChunk(
   join(
     DIST,

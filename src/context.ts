@@ -141,6 +141,8 @@ export function createContext(
     return registrySettingsOf((await reader()).getProfile((await settings()).profile));
   });
   const http = memo(async () => {
+    // The V8 flag undici's parser needs, set before the HTTP layer compiles (src/http/liftoff.ts).
+    if (!deps.dispatcher) (await import('./http/liftoff.js')).keepParserOnBaselineBeforeHttp();
     const { createHttpClient } = await import('./http/client.js');
     const perHost = await registrySettings();
     const caFiles = new Map(

@@ -112,16 +112,17 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
   }
 
   async function page(params: Record<string, string>): Promise<AuditPage> {
-    const body = await fetchPage(params);
-    let parsed: unknown;
+    return readPage(parseBody(await fetchPage(params)));
+  }
+
+  function parseBody(body: Buffer): unknown {
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      return JSON.parse(body.toString('utf8'));
     } catch (err) {
       throw new UnexpectedAnswerError(`${what}: unexpected answer from ${host}: the body is not valid JSON`, {
         cause: err,
       });
     }
-    return readPage(parsed);
   }
 
   /** A page's body (a 200), after the pacer, with the retries the organization's limits call for. */
@@ -180,15 +181,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     const body = await fetchPage(params);
     const scanned = scanAuditPage(body, MAX_PAGE_EVENTS);
     if (scanned) return { page: { text: body, spans: scanned.spans }, ...scanned };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch (err) {
-      throw new UnexpectedAnswerError(`${what}: unexpected answer from ${host}: the body is not valid JSON`, {
-        cause: err,
-      });
-    }
-    const { events, next } = readPage(parsed);
+    const { events, next } = readPage(parseBody(body));
     const spans: number[] = [];
     const parts = events.map((e) => Buffer.from(JSON.stringify(e)));
     let size = 0;

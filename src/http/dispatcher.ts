@@ -6,10 +6,11 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { setFlagsFromString } from 'node:v8';
-import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
+import { keepParserOnBaseline } from './liftoff.js';
 import { type ProxySettings, proxyFor, readProxySettings } from './proxy.js';
+import { Agent, Pool, ProxyAgent } from './undici.js';
 
 export interface DispatcherOptions {
   /** Extra CA certificates (PEM file), on top of the system's and NODE_EXTRA_CA_CERTS. */
@@ -148,25 +149,3 @@ function nodeExtraCerts(env: Record<string, string | undefined>): string[] {
     return []; // node itself only warns about an unreadable file
   }
 }
-
-/**
- * undici parses HTTP/1 with llhttp compiled to wasm. V8 tiers its hot functions up to TurboFan on
- * a background thread, and node waits for that compilation before the process can exit. The
- * baseline (Liftoff) code parses a response as well for a CLI's needs, so TurboFan is kept out of
- * wasm. Measured (`image tags` against a registry on 127.0.0.1, 30 interleaved runs, load ~8):
- * 2 requests: CPU 109 ms with the flag, 218 ms without; wall 168 ms against 307 ms; 11 requests
- * (10 pages): CPU 122 against 237 ms, wall 284 against 546 ms. test/e2e/cli.test.ts checks that
- * no TurboFan compilation runs. Set once, before undici compiles llhttp (on its first connection);
- * the flag only touches wasm, for the rest of the process (Cedar's engine, wasm too, runs on
- * Liftoff in a command that reached the network first). It changes the hash V8 checks code caches
- * against, so the code cache (src/compile-cache.ts) is told first.
- */
-function keepParserOnBaseline(): void {
-  if (parserOnBaseline) return;
-  parserOnBaseline = true;
-  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG]?.('--liftoff-only');
-  setFlagsFromString('--liftoff-only');
-}
-let parserOnBaseline = false;
-/** compile-cache.ts's BEFORE_V8_FLAG (the same registered symbol; importing it would load the cache's module). */
-const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');

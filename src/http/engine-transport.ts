@@ -3,8 +3,9 @@
 // passes the dispatcher made here to createHttpClient, so engine calls share its redaction,
 // --debug trace and typed errors. No proxy: an engine address is local or named on purpose.
 import { readFileSync } from 'node:fs';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
+import { Agent } from './undici.js';
 
 export interface EngineTls {
   /** PEM file names; any may be absent (then Node's defaults apply). */
