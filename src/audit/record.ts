@@ -46,9 +46,13 @@ export function decisionValue(input: string): string | undefined {
 
 /** `AUDIT_DECISION_APPROVAL_REQUIRED` → `approval-required`; an unknown value is returned as it is. */
 export function decisionName(value: string): string {
-  for (const [name, raw] of Object.entries(AUDIT_DECISIONS)) if (raw === value) return name;
-  return value;
+  return DECISION_NAMES.get(value) ?? value;
 }
+
+/** Each raw decision's name (the raw values are distinct). */
+const DECISION_NAMES = new Map<string, string>(
+  Object.entries(AUDIT_DECISIONS).map(([name, raw]) => [raw, name]),
+);
 
 export interface HttpRequestFields {
   /** `HTTP_METHOD_GET` on the wire; kept as given. */
