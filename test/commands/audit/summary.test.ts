@@ -91,6 +91,60 @@ describe('audit summary', () => {
     );
   });
 
+  it('counts mixed lines of both shapes as the spec reads them: escapes, repeated keys, payload first', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'hubctl-sum-'));
+    const f = join(d, 'mixed.ndjson');
+    writeFileSync(
+      f,
+      [
+        // the API's shape, an escape in the resource
+        '{"created_at":"2026-11-20T10:00:00Z","decision":"AUDIT_DECISION_DENY","username":"ann","payload":{"resource_id":"evil\\u001b:80"}}',
+        // the local flat shape, not ASCII
+        '{"timestamp":"2026-11-20T11:00:00.000Z","decision":"AUDIT_DECISION_ALLOW","user_email":"bé@x","resource_id":"a:443"}',
+        // a key given twice: the last counts
+        '{"timestamp":"2026-11-20T09:00:00Z","decision":"AUDIT_DECISION_ALLOW","decision":"AUDIT_DECISION_DENY","resource_id":"a:443"}',
+        // payload's resource_id wins over the top level's, even when it is no string
+        '{"created_at":"2026-11-20T08:00:00Z","decision":"AUDIT_DECISION_ALLOW","resource_id":"top:1","payload":{"resource_id":5}}',
+        // a payload without it: the top level's
+        '{"created_at":"2026-11-20T07:00:00Z","decision":"AUDIT_DECISION_ALLOW","resource_id":"top:1","payload":{"agent":"x"}}',
+        '{"created_at":"2026-11-20T12:00:00Z","decision":"AUDIT_DECISION_APPROVAL_REQUIRED","payload":{"resource_id":"a:443"}}\r',
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli(['audit', 'summary', '--by', 'resource', '--input', f, '--json'], { clock });
+    expect(r.code, r.stderr).toBe(0);
+    const g = (
+      value: string | null,
+      count: number,
+      allowed: number,
+      denied: number,
+      approvalRequired = 0,
+    ) => ({
+      value,
+      count,
+      allowed,
+      denied,
+      approvalRequired,
+      other: 0,
+    });
+    expect(JSON.parse(r.stdout)).toEqual([
+      g('a:443', 3, 1, 1, 1),
+      g('evil\u001b:80', 1, 0, 1),
+      g('top:1', 1, 1, 0),
+      g(null, 1, 1, 0),
+    ]);
+    const t = await runCli(['audit', 'summary', '--by', 'user', '--input', f], { clock });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stderr).toMatch(/6 events from 2026-11-20T07:00:00Z to 2026-11-20T12:00:00Z/);
+    const ann = await runCli(
+      ['audit', 'summary', '--by', 'user', '--input', f, '--resource', 'EVIL', '--json'],
+      {
+        clock,
+      },
+    );
+    expect(JSON.parse(ann.stdout)).toEqual([g('ann', 1, 0, 1)]);
+  });
+
   it('prints a table and the time range covered; bad input names the file and line', async () => {
     const d = mkdtempSync(join(tmpdir(), 'hubctl-sum-'));
     const a = join(d, 'a.ndjson');
