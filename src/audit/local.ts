@@ -86,8 +86,9 @@ export async function* readLocalBatches(
   );
 }
 
-export function openFile(path: string): AsyncIterable<Buffer> {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+/** A file's chunks (`chunkBytes` at most each). */
+export function openFile(path: string, chunkBytes = 256 * 1024): AsyncIterable<Buffer> {
+  const stream = createReadStream(path, { highWaterMark: chunkBytes });
   return {
     async *[Symbol.asyncIterator]() {
       try {
