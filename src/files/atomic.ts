@@ -2,15 +2,33 @@
 // through a symlink or into a file that exists), fsync, rename. The one atomic write of hubctl:
 // config and state files, OCI layouts' index.json and small blobs, the image state stores.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { filesystemError } from './safe-open.js';
 
 const tmpName = (path: string) => `${path}.tmp-${randomBytes(6).toString('hex')}`;
+const TMP_SUFFIX = /^\.tmp-[0-9a-f]{12}$/;
 
-/** Writes `data` to `path` atomically, the file getting exactly `mode` (whatever the umask). */
+/**
+ * Writes `data` to `path` atomically, the file getting exactly `mode` (whatever the umask). Its
+ * callers hold the file's lock (files/lock.ts), so a temporary of this file that is there now was
+ * left by a run killed between create and rename: it is removed first. Such a leftover of
+ * credentials.json would keep a secret that `auth logout` removed.
+ */
 export function writeFileAtomicSync(path: string, data: string, mode: number): void {
+  removeLeftoverTemporaries(path);
   const tmp = tmpName(path);
   const fd = openSync(tmp, 'wx', mode);
   try {
@@ -55,5 +73,20 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST')
       throw new ValidationError(`${path} is a directory, not a file`, { cause: err });
     throw filesystemError(err, path, 'cannot write');
+  }
+}
+
+/** Removes the temporaries of `path` (`PATH.tmp-` and 12 hex digits) that dead runs left beside it. */
+function removeLeftoverTemporaries(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return; // the write that follows says what is wrong with the folder
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && TMP_SUFFIX.test(name.slice(basename(path).length)))
+      rmSync(join(dirname(path), name), { force: true });
   }
 }

@@ -47,3 +47,22 @@ describe('writeFileAtomicSync', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('writeFileAtomicSync: what a killed run left', () => {
+  it("removes the file's own leftover temporaries (a secret a killed write left), and nothing else", () => {
+    const d = dir();
+    const file = join(d, 'credentials.json');
+    // A run killed between create and rename left its temporary, with the secret in it.
+    writeFileSync(`${file}.tmp-0123456789ab`, '{"hub":{"default":{"secret":"old-secret"}}}');
+    // Not this file's temporaries, or not hubctl's form: kept.
+    const others = [
+      'config.json.tmp-0123456789ab',
+      'credentials.json.tmp-mine',
+      'credentials.json.tmp-0123456789abc',
+    ];
+    for (const name of others) writeFileSync(join(d, name), 'x');
+    writeFileAtomicSync(file, '{"hub":{}}', 0o600);
+    expect(readFileSync(file, 'utf8')).toBe('{"hub":{}}');
+    expect(readdirSync(d).sort()).toEqual(['credentials.json', ...others].sort());
+  });
+});
