@@ -3,7 +3,7 @@
 import type { ConfigReader } from '../config/read.js';
 import type { Settings } from '../config/settings.js';
 import type { StoredEntry } from '../config/store.js';
-import { baseOf } from '../config/values.js';
+import { credentialBinding } from '../config/values.js';
 import { AuthError } from '../errors.js';
 import type { SecretStore } from './credential-helper.js';
 import {
@@ -105,14 +105,12 @@ export function createCredentialChain(deps: ChainDeps): CredentialChain {
     if (stored) {
       // Bound to the hub it was verified against at login: its origin and base path (files from
       // before had the origin alone, or nothing).
-      const origin = new URL(settings.baseUrl).origin;
-      const base = baseOf(settings.baseUrl);
-      const boundTo = stored.base ?? stored.origin;
-      if (boundTo && boundTo !== (stored.base ? base : origin)) {
+      const { boundTo, target } = credentialBinding(stored, settings.baseUrl);
+      if (boundTo && boundTo !== target) {
         throw new AuthError(
-          `the stored credential of profile "${settings.profile}" is for ${boundTo}; hubctl does not send it to ${stored.base ? base : origin}`,
+          `the stored credential of profile "${settings.profile}" is for ${boundTo}; hubctl does not send it to ${target}`,
           {
-            hint: `Log in to ${origin} with \`hubctl auth login\` under another --profile, or drop --base-url.`,
+            hint: `Log in to ${new URL(settings.baseUrl).origin} with \`hubctl auth login\` under another --profile, or drop --base-url.`,
           },
         );
       }

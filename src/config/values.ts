@@ -27,6 +27,20 @@ export function baseOf(url: string): string {
   return u.origin + u.pathname.replace(/\/+$/, '');
 }
 
+/**
+ * Where a stored credential is bound, and where `url` would take it: its origin and base path, or,
+ * for an entry from before base paths were kept, its origin alone. `boundTo` is undefined for an
+ * entry bound to nothing (hub credentials stored before origins were).
+ */
+export function credentialBinding(
+  entry: { origin?: string; base?: string },
+  url: string,
+): { boundTo: string | undefined; target: string } {
+  return entry.base !== undefined
+    ? { boundTo: entry.base, target: baseOf(url) }
+    : { boundTo: entry.origin, target: new URL(url).origin };
+}
+
 export function checkBaseUrl(value: string, from: string): string {
   // The value is shown with any user name and password replaced: a refusal must not print them.
   const refuse = (why: string) =>

@@ -78,15 +78,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 
 /** Removes the temporaries of `path` (`PATH.tmp-` and 12 hex digits) that dead runs left beside it. */
 function removeLeftoverTemporaries(path: string): void {
-  const prefix = `${basename(path)}.tmp-`;
+  const dir = dirname(path);
+  const file = basename(path);
   let names: string[];
   try {
-    names = readdirSync(dirname(path));
+    names = readdirSync(dir);
   } catch {
     return; // the write that follows says what is wrong with the folder
   }
   for (const name of names) {
-    if (name.startsWith(prefix) && TMP_SUFFIX.test(name.slice(basename(path).length)))
-      rmSync(join(dirname(path), name), { force: true });
+    if (name.startsWith(file) && TMP_SUFFIX.test(name.slice(file.length)))
+      rmSync(join(dir, name), { force: true });
   }
 }

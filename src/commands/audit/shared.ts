@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { AuditClient } from '../../api/audit.js';
 import type { FilterInput } from '../../audit/query.js';
 import type { Credential } from '../../auth/chain.js';
-import { baseOf, checkBaseUrl } from '../../config/values.js';
+import { baseOf, checkBaseUrl, credentialBinding } from '../../config/values.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { escapeControl } from '../../output/escape.js';
@@ -159,8 +159,7 @@ function storedAuditToken(
   const entry = reader.auditCredential?.(profile);
   if (!entry?.secret) return undefined;
   // Bound to the origin and base path it was checked against (entries from before: the origin).
-  const target = entry.base !== undefined ? baseOf(baseUrl) : new URL(baseUrl).origin;
-  const boundTo = entry.base ?? entry.origin;
+  const { boundTo, target } = credentialBinding(entry, baseUrl);
   if (boundTo !== target) {
     throw new UsageError(
       `the stored audit token of profile "${profile}" is for ${boundTo}; hubctl does not send it to ${target}`,
