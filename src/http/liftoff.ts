@@ -2,7 +2,7 @@
 // src/context.ts loads it before the HTTP layer, and it must not load undici.
 import { File } from 'node:buffer';
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from '../v8-flags.js';
 
 /**
  * undici parses HTTP/1 with llhttp compiled to wasm. V8 tiers its hot functions up to TurboFan on
@@ -19,12 +19,9 @@ import { setFlagsFromString } from 'node:v8';
 export function keepParserOnBaseline(): void {
   if (parserOnBaseline) return;
   parserOnBaseline = true;
-  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG]?.('--liftoff-only');
-  setFlagsFromString('--liftoff-only');
+  setV8Flag('--liftoff-only');
 }
 let parserOnBaseline = false;
-/** compile-cache.ts's BEFORE_V8_FLAG (the same registered symbol; importing it would load the cache's module). */
-const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');
 
 /**
  * Sets the flag before the HTTP layer and undici compile rather than at the first connection, so

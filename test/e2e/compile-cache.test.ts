@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { auditEvent, startAuditEmulator } from '../support/audit-emulator.js';
 import { runBin } from '../support/run-bin.js';
 
 const BIN = new URL('../../bin/hubctl.js', import.meta.url).pathname;
@@ -77,6 +78,56 @@ describe('compile cache', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('is used by `audit export` too, which sets a V8 flag of its own (the semi-space growth): its next run writes nothing', async () => {
+    const anchor = Date.parse('2026-11-20T12:00:00.000Z');
+    const events = Array.from({ length: 30 }, (_, i) =>
+      auditEvent(i + 1, new Date(anchor - 60_000 * (i + 1)).toISOString()),
+    );
+    const emu = await startAuditEmulator({ events: { acme: events }, now: () => anchor, pageSizeCap: 10 });
+    const cache = mkdtempSync(join(tmpdir(), 'hubctl-cache-'));
+    const stamps = (dir: string) =>
+      Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+    let n = 0;
+    const exportOnce = () =>
+      runBin(
+        [
+          'audit',
+          'export',
+          '--since',
+          '2026-11-20T00:00:00Z',
+          '--to',
+          '2026-11-20T12:00:00Z',
+          '-o',
+          join(cache, `export-${++n}.ndjson`),
+        ],
+        {
+          env: {
+            HOME: cache,
+            XDG_CACHE_HOME: cache,
+            HUBCTL_CONFIG_DIR: join(cache, 'config'),
+            HUBCTL_AUDIT_URL: emu.url,
+            HUBCTL_AUDIT_TOKEN: 'hub_oat_acme-audit-0001',
+            HUBCTL_ORG: 'acme',
+            HUBCTL_AUDIT_MAX_RPM: '6000',
+          },
+        },
+      );
+    try {
+      expect(await exportOnce()).toMatchObject({ code: 0 });
+      expect(readFileSync(join(cache, 'export-1.ndjson'), 'utf8').split('\n')).toHaveLength(31);
+      const [versionDir] = readdirSync(join(cache, 'hubctl'));
+      const dir = join(cache, 'hubctl', versionDir!);
+      const written = stamps(dir);
+      expect(Object.keys(written).length).toBeGreaterThan(5);
+      // Chunks compiled after the flag have caches named for it.
+      expect(Object.keys(written).some((f) => f.includes('--semi-space-growth-factor=1'))).toBe(true);
+      expect(await exportOnce()).toMatchObject({ code: 0 });
+      expect(stamps(dir)).toEqual(written);
+    } finally {
+      await emu.close();
     }
   });
 });
