@@ -7,6 +7,7 @@
 // with jitter on a gateway's bare 429, 502/503/504, 408 and dropped connections; a 400 never.
 // Every request first passes the pacer (src/audit/pacer.ts).
 
+import { isoMs } from '../audit/iso-time.js';
 import type { Pacer } from '../audit/pacer.js';
 import { scanAuditPage } from '../audit/page-scan.js';
 import { type AuditQuery, EdgeDedupe, filterParams, type Window, windows } from '../audit/query.js';
@@ -227,7 +228,9 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
           const time = times[i];
           if (time !== lastTime) {
             lastTime = time;
-            lastMs = time === undefined ? Number.NaN : Date.parse(time);
+            // The canonical form (nearly every event) without Date.parse, which cost ~0.25 µs an event.
+            lastMs = time === undefined ? Number.NaN : isoMs(time);
+            if (Number.isNaN(lastMs) && time !== undefined) lastMs = Date.parse(time);
           }
           if (dedupe.seen(ids[i], lastMs)) {
             fresh ??= Array.from({ length: i }, (_, j) => j);

@@ -48,6 +48,35 @@ describe('readCapped', () => {
     }
   });
 
+  it("a stream's failure mid-way is the read's failure, and a stream closed before its end fails too", async () => {
+    const failing = new PassThrough();
+    const reading = readCapped(failing, 1024);
+    failing.write('abc');
+    const cut = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    setImmediate(() => failing.destroy(cut));
+    await expect(reading).rejects.toBe(cut);
+
+    const closed = new PassThrough();
+    const early = readCapped(closed, 1024);
+    closed.write('abc');
+    setImmediate(() => closed.destroy());
+    expect(await early.catch((e: unknown) => (e as { code?: string }).code)).toBe(
+      'ERR_STREAM_PREMATURE_CLOSE',
+    );
+    await expect(readCapped(closed, 1024)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  });
+
+  it('gathers many chunks whole, and leaves no listener or timer behind', async () => {
+    const body = new PassThrough();
+    const reading = readCapped(body, 1 << 20, { deadlineMs: 10_000 });
+    for (let i = 0; i < 100; i++) body.write(Buffer.alloc(1000, i));
+    body.end();
+    const buf = await reading;
+    expect(buf.length).toBe(100_000);
+    expect([buf[0], buf[999], buf[1000], buf[99_999]]).toEqual([0, 0, 1, 99]);
+    expect(['readable', 'end', 'error', 'close'].map((e) => body.listenerCount(e))).toEqual([0, 0, 0, 0]);
+  });
+
   it('formats sizes', () => {
     expect([formatBytes(16 * 1024 * 1024), formatBytes(64 * 1024), formatBytes(1000)]).toEqual([
       '16 MiB',

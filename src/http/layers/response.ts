@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { UnexpectedAnswerError } from '../../errors.js';
 import { BodyTooLargeError, MAX_JSON_BYTES, readCapped } from '../body.js';
-import { type AnswerBody, type Outgoing, prefix, type Send } from './exchange.js';
+import { type Answer, type AnswerBody, type Outgoing, prefix, type Send } from './exchange.js';
 import { networkFailure } from './failure.js';
 import { isDroppedConnection, type Retrier } from './retry.js';
 
@@ -29,50 +29,82 @@ const READ_DEADLINE_GAPS = 10;
 
 /** Sends `req` through `send` and wraps the answer; `retrier` says when a cut read is sent again. */
 export async function respond(send: Send, req: Outgoing, retrier: Retrier): Promise<HttpResponse> {
-  let current = await send(req);
-  const unexpected = (why: string) => `${prefix(req)}unexpected answer from ${current.url.host}: ${why}`;
+  return new Response(await send(req), send, req, retrier);
+}
 
-  const readAll = async (limit: number): Promise<Buffer> => {
+/**
+ * The answer handed to callers. A class: its methods and the `body` getter live on the prototype,
+ * where an object literal made them again (a getter the slow way) for every request.
+ */
+class Response implements HttpResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  private readonly firstUrl: URL;
+  private plain: Readable | undefined;
+
+  constructor(
+    /** The answer whose body is read: a read cut short is sent again, and this is the new one. */
+    private current: Answer,
+    private readonly send: Send,
+    private readonly req: Outgoing,
+    private readonly retrier: Retrier,
+  ) {
+    this.status = current.status;
+    this.headers = current.headers;
+    this.firstUrl = current.url;
+  }
+
+  get url(): string {
+    return this.firstUrl.toString();
+  }
+
+  get body(): Readable {
+    this.plain ??= withPlainErrors(this.current.body, (err) =>
+      networkFailure(this.req, this.current.url, err, true, 0),
+    );
+    return this.plain;
+  }
+
+  async bytes(limit: number): Promise<Buffer> {
+    const req = this.req;
     for (;;) {
       try {
-        return await readCapped(current.body, limit, {
-          contentLength: current.headers['content-length'],
+        return await readCapped(this.current.body, limit, {
+          contentLength: this.current.headers['content-length'],
           deadlineMs: req.timeoutMs * READ_DEADLINE_GAPS,
         });
       } catch (err) {
-        if (err instanceof BodyTooLargeError) throw new UnexpectedAnswerError(unexpected(err.message));
+        if (err instanceof BodyTooLargeError) throw new UnexpectedAnswerError(this.unexpected(err.message));
         if (req.signal?.aborted) throw err;
-        if (await retrier.again(req, err)) {
-          current = await send(req);
+        if (await this.retrier.again(req, err)) {
+          this.current = await this.send(req);
           continue;
         }
-        throw networkFailure(req, current.url, err, true);
+        throw networkFailure(req, this.current.url, err, true);
       }
     }
-  };
-  const text = async (limit = MAX_JSON_BYTES) => (await readAll(limit)).toString('utf8');
-  let plain: Readable | undefined;
+  }
 
-  return {
-    status: current.status,
-    headers: current.headers,
-    url: current.url.toString(),
-    get body() {
-      plain ??= withPlainErrors(current.body, (err) => networkFailure(req, current.url, err, true, 0));
-      return plain;
-    },
-    text,
-    bytes: readAll,
-    json: async <T>(limit?: number) => {
-      const body = await text(limit);
-      try {
-        return JSON.parse(body) as T;
-      } catch (err) {
-        throw new UnexpectedAnswerError(unexpected('the body is not valid JSON'), { cause: err });
-      }
-    },
-    dump: () => current.body.dump(),
-  };
+  async text(limit = MAX_JSON_BYTES): Promise<string> {
+    return (await this.bytes(limit)).toString('utf8');
+  }
+
+  async json<T = unknown>(limit?: number): Promise<T> {
+    const body = await this.text(limit);
+    try {
+      return JSON.parse(body) as T;
+    } catch (err) {
+      throw new UnexpectedAnswerError(this.unexpected('the body is not valid JSON'), { cause: err });
+    }
+  }
+
+  dump(): Promise<void> {
+    return this.current.body.dump();
+  }
+
+  private unexpected(why: string): string {
+    return `${prefix(this.req)}unexpected answer from ${this.current.url.host}: ${why}`;
+  }
 }
 
 /**
