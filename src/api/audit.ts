@@ -296,7 +296,10 @@ function fieldsOf(events: AuditEventObject[]): Pick<Read<unknown>, 'ids' | 'time
   return { ids, times };
 }
 
-/** The kept events' text, one a line, in `scratch` (grown when a page needs more). */
+/**
+ * The kept events' text, one a line: in the page's own buffer when it allows (the page is this
+ * reader's alone and read no more), else in `scratch` (grown when a page needs more).
+ */
 function joinLines(
   page: LinePage,
   fresh: number[] | undefined,
@@ -304,6 +307,19 @@ function joinLines(
   scratch: { buffer: Buffer },
 ): Buffer {
   const { text, spans } = page;
+  if (!fresh && count > 0 && spans.length === 2 * count) {
+    // Every event kept, one separator byte between them and a byte after the last (the page
+    // as the scanner found it: `{…},{…}]`): those bytes become the newlines, in the page's own
+    // buffer, and the lines are written from it without a copy.
+    const last = spans[2 * count - 1] as number;
+    let oneByteGaps = last < text.length;
+    for (let k = 1; k < count && oneByteGaps; k++)
+      oneByteGaps = (spans[2 * k] as number) - (spans[2 * k - 1] as number) === 1;
+    if (oneByteGaps) {
+      for (let k = 0; k < count; k++) text[spans[2 * k + 1] as number] = 0x0a;
+      return text.subarray(spans[0] as number, last + 1);
+    }
+  }
   let size = count;
   const at = (k: number) => (fresh ? (fresh[k] as number) : k);
   for (let k = 0; k < count; k++) size += (spans[2 * at(k) + 1] as number) - (spans[2 * at(k)] as number);

@@ -209,12 +209,21 @@ export class EdgeDedupe {
     if (id === this.first) return true;
     if (this.ids === undefined) {
       this.ids = new Set();
-      if (this.first !== undefined) this.ids.add(this.first);
+      if (this.first !== undefined) this.ids.add(own(this.first));
     }
     if (this.ids.has(id)) return true;
-    this.ids.add(id);
+    this.ids.add(own(id));
     return false;
   }
+}
+
+/**
+ * A string of its own: an id read from a page may be a slice of the page's whole text
+ * (page-scan.ts), which a burst of events at one instant, kept here across pages, would keep alive
+ * page after page.
+ */
+function own(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 /** The fields of a record the filters and range look at. */
