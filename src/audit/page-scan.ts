@@ -105,7 +105,8 @@ class Scanner {
           if (next !== undefined || s.charCodeAt(this.i) !== QUOTE) throw REFUSE;
           const s0 = this.i + 1;
           const e = this.string();
-          next = this.text(s0, this.i - 1, e);
+          // Decoded from the body: the cursor outlives the page.
+          next = this.text(s0, this.i - 1, e, true);
         } else {
           this.value(0, true);
         }
@@ -308,11 +309,11 @@ class Scanner {
   }
 
   /** The string between s0 and s1 (quotes excluded) as JSON.parse gives it. */
-  private text(s0: number, s1: number, escaped: boolean): string {
+  private text(s0: number, s1: number, escaped: boolean, decode = false): string {
     // An ASCII page's text is sliced (no call into the buffer's decoder, which cost ~0.5 µs an
-    // event for the ids and times): the slice shares the page's text, so whoever keeps an id for
-    // long keeps a copy of its own (EdgeDedupe). Any other page is decoded from the body.
-    const raw = this.ascii ? this.s.slice(s0, s1) : this.body.toString('utf8', s0, s1);
+    // event for the ids and times): the slice shares the page's text, so whoever keeps one past
+    // the page keeps a copy of its own (api/audit.ts, EdgeDedupe). Any other page is decoded.
+    const raw = this.ascii && !decode ? this.s.slice(s0, s1) : this.body.toString('utf8', s0, s1);
     return escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
   }
 

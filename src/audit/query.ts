@@ -196,6 +196,11 @@ export class EdgeDedupe {
     this.ids = new Set(ids);
   }
 
+  /** Keeps a copy of its own of the id it remembers (it may be a slice of a page's whole text). */
+  ownFirst(): void {
+    if (this.first !== undefined) this.first = own(this.first);
+  }
+
   /** True when the event was already given; records it otherwise. */
   seen(id: string | undefined, ms: number): boolean {
     if (id === undefined || Number.isNaN(ms)) return false;
