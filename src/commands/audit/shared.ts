@@ -126,20 +126,23 @@ export async function openAuditClient(
     import('../../audit/pacer.js'),
   ]);
   const pace = paceFromEnv(ctx.env.HUBCTL_AUDIT_MAX_RPM) ?? DEFAULT_PACE;
-  // Reading pages streams garbage through the young generation, which V8 grows up to 16 MiB a
-  // semi-space: that kept an export of 200,000 events ~25 MB higher in resident memory
-  // (bench/audit.mjs: 104-110 MB peak; 80-87 MB when the semi-spaces keep their first size). Set
-  // through setV8Flag: set behind the code cache's back, it had V8 reject every chunk's cache on
-  // the next run (undici's included), compiling them from source again: ~40 ms a run.
-  setV8Flag('--semi-space-growth-factor=1');
   const credential = await auditCredential(ctx, baseUrl);
   const pacer = new Pacer(ctx.clock, pace, (ms) => {
     opts.status.notice(
       `pacing: this run keeps to ${pace.perMinute} audit requests a minute (the organization shares 100): waiting ${formatWait(ms)}`,
     );
   });
+  const http = await ctx.http();
+  // Reading pages streams garbage through the young generation, which V8 grows up to 16 MiB a
+  // semi-space: that kept an export of 200,000 events ~25 MB higher in resident memory
+  // (bench/audit.mjs: 104-110 MB peak; 80-87 MB when the semi-spaces keep their first size). Set
+  // through setV8Flag: set behind the code cache's back, it had V8 reject every chunk's cache on
+  // the next run (undici's included), compiling them from source again: ~40 ms a run. Set once
+  // the HTTP layer is loaded: node's own modules it loads (src/http/liftoff.ts) are checked
+  // against the flags too, and those loaded after it were compiled from source, every run.
+  setV8Flag('--semi-space-growth-factor=1');
   return createAuditClient({
-    http: await ctx.http(),
+    http,
     clock: ctx.clock,
     baseUrl,
     org,
