@@ -58,7 +58,11 @@ export function readCapped(
       body.off('end', end);
       body.off('error', finish);
       body.off('close', closed);
-      if (!body.readableEnded) body.destroy();
+      if (!body.readableEnded) {
+        // Dropped: undici's body then emits its abort as an error, which nobody is left to hear.
+        body.on('error', ignore);
+        body.destroy();
+      }
       if (err !== undefined) reject(err);
       else resolve(value as Buffer);
     };
@@ -88,6 +92,8 @@ export function readCapped(
     body.once('close', closed);
   });
 }
+
+function ignore(): void {}
 
 /** What a stream closed before its end gives, as node's own stream helpers name it. */
 function prematureClose(): Error {

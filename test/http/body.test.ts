@@ -73,6 +73,24 @@ describe('readCapped', () => {
     await expect(readCapped(closed, 1024)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
   });
 
+  it('drops a stream that errors as it is destroyed (as undici aborts a body) without an unheard error', async () => {
+    for (const truncate of [false, true]) {
+      const body = new Readable({
+        read() {
+          this.push(Buffer.alloc(1024));
+        },
+        destroy(err, cb) {
+          cb(err ?? Object.assign(new Error('Request aborted'), { code: 'UND_ERR_ABORTED' }));
+        },
+      });
+      const read = readCapped(body, 4096, { truncate });
+      if (truncate) expect((await read).length).toBe(4096);
+      else await expect(read).rejects.toBeInstanceOf(BodyTooLargeError);
+      await new Promise((r) => setImmediate(r));
+      expect(body.destroyed).toBe(true);
+    }
+  });
+
   it('gathers many chunks whole, and leaves no listener or timer behind', async () => {
     const body = new PassThrough();
     const reading = readCapped(body, 1 << 20, { deadlineMs: 10_000 });
