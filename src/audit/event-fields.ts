@@ -42,6 +42,24 @@ export type ReplayEvent = Pick<
 /** The fields the reader gives: replay's, and the session and mode `audit summary` filters on. */
 export type EventFields = ReplayEvent & Pick<AuditRecord, 'session' | 'mode'>;
 
+/**
+ * The values whose bytes a caller may read in place (EventFieldReader.spanField): the string fields
+ * of an event. method, host, port and path follow each other (an HTTP request's, in this order).
+ */
+export const SPAN = {
+  resource: 0,
+  user: 1,
+  agent: 2,
+  time: 3,
+  protocol: 4,
+  method: 5,
+  host: 6,
+  port: 7,
+  path: 8,
+} as const;
+
+const EMPTY = new Uint8Array(0);
+
 /** Objects nested deeper than this are left to JSON.parse. */
 const MAX_DEPTH = 64;
 
@@ -116,6 +134,7 @@ export class EventFieldReader {
     this.present = 0;
     this.escaped = 0;
     this.text = text;
+    this.bytes = bytes;
     if (viewOf !== bytes) {
       viewOf = bytes;
       view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -126,6 +145,60 @@ export class EventFieldReader {
     if (p !== end) return undefined;
     this.event.load();
     return this.event;
+  }
+
+  /** The bytes of the line read last. */
+  bytes: Uint8Array = EMPTY;
+
+  /**
+   * Where the event's value of `span` (a SPAN) was read from: a field number for start/end, or -1
+   * when the event has none. The same field its getter reads (payload's before the top level's, the
+   * user's name before the e-mail address, created_at before timestamp).
+   */
+  spanField(span: number): number {
+    switch (span) {
+      case SPAN.resource:
+        return this.picked(RESOURCE);
+      case SPAN.user:
+        return this.has(USERNAME) ? USERNAME : this.has(USER_EMAIL) ? USER_EMAIL : -1;
+      case SPAN.agent:
+        return this.picked(AGENT);
+      case SPAN.time:
+        return this.has(CREATED_AT) ? CREATED_AT : this.has(TIMESTAMP) ? TIMESTAMP : -1;
+      case SPAN.protocol: {
+        const egress = this.picked(EGRESS);
+        if (egress < 0) return -1;
+        const f = egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD;
+        return this.has(f) ? f : -1;
+      }
+      default: {
+        // an HTTP request's method, host, port or path
+        const http = this.picked(HTTP);
+        if (http < 0) return -1;
+        const f = METHOD + (span - SPAN.method) + (http === HTTP ? 0 : IN_PAYLOAD);
+        return this.has(f) ? f : -1;
+      }
+    }
+  }
+
+  /** payload's field when read, else the top level's, else -1. */
+  private picked(field: number): number {
+    return this.has(field + IN_PAYLOAD) ? field + IN_PAYLOAD : this.has(field) ? field : -1;
+  }
+
+  /** The first byte of a string field's text as written between its quotes (escapes undecoded). */
+  start(field: number): number {
+    return this.at[field * 2]!;
+  }
+
+  /** The end of a string field's text as written (its closing quote). */
+  end(field: number): number {
+    return this.at[field * 2 + 1]!;
+  }
+
+  /** Whether a string field's text holds an escape (its value is not its bytes). */
+  isEscaped(field: number): boolean {
+    return (this.escaped & (1 << field)) !== 0;
   }
 
   /** The value of a string field read, or undefined. */

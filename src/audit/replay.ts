@@ -8,7 +8,8 @@
 import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
-import { EventFieldReader, type ReplayEvent } from './event-fields.js';
+import { ByteKeys, MAX_KEY_BYTES } from './byte-keys.js';
+import { EventFieldReader, type ReplayEvent, SPAN } from './event-fields.js';
 import { isoMs, isoText } from './iso-time.js';
 import { readAuditRecord } from './record.js';
 
@@ -272,6 +273,16 @@ function level<V>(m: Map<string, Map<string, V>>, key: string): Map<string, V> {
   return inner;
 }
 
+/** A record's numbers (byte-keys.ts): its FLAGS, and its ENTRY's index. */
+const FLAGS = 0;
+const ENTRY = 1;
+/** FLAGS: the baseline's decision (BEFORE: ALLOW, DENY, or 0 for another), CHANGED, UNDECIDED. */
+const ALLOW = 1;
+const DENY = 2;
+const BEFORE = 3;
+const CHANGED = 4;
+const UNDECIDED = 8;
+
 /** One request's decisions, and its groups once an event has needed them. */
 interface Entry {
   before: EvalResult;
@@ -295,6 +306,12 @@ export class Replayer {
    */
   private readonly http = new Map<string, Map<string, Map<string, Map<string, Entry | string>>>>();
   private cached = 0;
+  /**
+   * The same for the events read in place, by the bytes of their requests: each record holds FLAGS
+   * and the index of its ENTRY in `entries`; both emptied when they hold MAX_CACHE.
+   */
+  private readonly keys = new ByteKeys();
+  private readonly entries: (Entry | string)[] = [];
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
   private readonly skipped = new Map<string, number>();
@@ -346,7 +363,28 @@ export class Replayer {
       return;
     }
     this.read++;
-    this.record(ev);
+    const action = actionOf(ev);
+    if (!ACTIONS.has(action)) {
+      this.skip(action);
+      return;
+    }
+    const record = this.recordRead(action, ev);
+    if (record < 0) {
+      this.counted(this.entryOf(action, ev), action, ev);
+      return;
+    }
+    // most events neither change nor drift: their record's flags say so, without the entry
+    const flags = this.keys.data(record, FLAGS);
+    if ((flags & (CHANGED | UNDECIDED)) === 0) {
+      const recorded = ev.decision;
+      const code =
+        recorded === 'AUDIT_DECISION_ALLOW' ? ALLOW : recorded === 'AUDIT_DECISION_DENY' ? DENY : 0;
+      if (code === 0 || code === (flags & BEFORE)) {
+        this.replayed++;
+        return;
+      }
+    }
+    this.counted(this.entries[this.keys.data(record, ENTRY)]!, action, ev);
   }
 
   /** One NDJSON line (a blank line is no event). */
@@ -386,7 +424,11 @@ export class Replayer {
       this.skip(action);
       return;
     }
-    const entry = this.entryOf(action, rec);
+    this.counted(this.entryOf(action, rec), action, rec);
+  }
+
+  /** An event of a replayable action, with its request's decisions (or why it has none). */
+  private counted(entry: Entry | string, action: string, rec: ReplayEvent): void {
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
@@ -431,6 +473,63 @@ export class Replayer {
       this.cached++;
     }
     return entry;
+  }
+
+  /**
+   * The record (byte-keys.ts) of the request of the event the reader has just read, found by the
+   * bytes it is read from (the protocol and resource, or the HTTP request's method, host, port and
+   * path), decided now when new; -1 for a key too long to keep so.
+   */
+  private recordRead(action: string, rec: ReplayEvent): number {
+    const f = this.fields;
+    // actionOf found every field the request needs
+    let tag: number;
+    let a: number;
+    let b: number;
+    let c = -1;
+    let d = -1;
+    if (action.startsWith('connect:')) {
+      tag = 1;
+      a = f.spanField(SPAN.protocol);
+      b = f.spanField(SPAN.resource);
+    } else {
+      tag = 2;
+      a = f.spanField(SPAN.method);
+      b = f.spanField(SPAN.host);
+      c = f.spanField(SPAN.port);
+      d = f.spanField(SPAN.path);
+    }
+    const s0 = f.start(a);
+    const e0 = f.end(a);
+    const s1 = f.start(b);
+    const e1 = f.end(b);
+    const s2 = c < 0 ? 0 : f.start(c);
+    const e2 = c < 0 ? 0 : f.end(c);
+    const s3 = d < 0 ? 0 : f.start(d);
+    const e3 = d < 0 ? 0 : f.end(d);
+    if (e0 - s0 + (e1 - s1) + (e2 - s2) + (e3 - s3) > MAX_KEY_BYTES) return -1;
+    const keys = this.keys;
+    const bytes = f.bytes;
+    let record = keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    if (record >= 0) return record;
+    if (keys.size >= MAX_CACHE) {
+      keys.clear();
+      this.entries.length = 0;
+      keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    }
+    const entry = this.decide({ action, destination: destinationOf(rec, action) });
+    record = keys.add(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    keys.setData(record, ENTRY, this.entries.length);
+    this.entries.push(entry);
+    keys.setData(
+      record,
+      FLAGS,
+      typeof entry === 'string'
+        ? UNDECIDED
+        : (entry.before.decision !== entry.after.decision ? CHANGED : 0) |
+            (entry.before.decision === 'allow' ? ALLOW : entry.before.decision === 'deny' ? DENY : 0),
+    );
+    return record;
   }
 
   /** The group of a request (made on its first event), or null past MAX_GROUPS. */

@@ -420,3 +420,91 @@ describe('Replayer and Suggester on any input', () => {
     );
   });
 });
+
+describe('Replayer, requests found by their bytes', () => {
+  it('reports as when every line is parsed whole: requests repeated, spelled with escapes, CRLF, a last line without its end (property)', async () => {
+    const { base, cand } = await sets();
+    // a few requests, so that most events find their request's decisions by its bytes; some of one
+    // length, decided otherwise
+    const egress = fc.record({
+      resource_id: fc.constantFrom(
+        'api.github.com:443',
+        'pypi.org:443',
+        'pypj.org:443',
+        'registry.npmjs.org:443',
+        '',
+      ),
+      network_egress: fc.constantFrom({ protocol: 'tcp' }, { protocol: 'TCP' }, { protocol: 'udp' }, {}),
+    });
+    const http = fc.record({
+      http_request: fc.record(
+        {
+          method: fc.constantFrom('HTTP_METHOD_GET', 'HTTP_METHOD_DELETE', 'HTTP_METHOD_POST', ''),
+          host: fc.constantFrom('api.github.com', 'api.gitlab.com', 'pypi.org', ''),
+          port: fc.constantFrom('443', '8443'),
+          path: fc.constantFrom('/repos/x', 'x', '', '/'),
+        },
+        { requiredKeys: ['method', 'host', 'port'] },
+      ),
+    });
+    const event = fc.tuple(
+      fc.constantFrom('network_egress', 'http_request'),
+      fc.oneof(
+        egress,
+        http,
+        fc.tuple(egress, http).map(([a, b]) => ({ ...a, ...b })),
+      ),
+      fc.constantFrom('AUDIT_DECISION_ALLOW', 'AUDIT_DECISION_DENY', 'AUDIT_DECISION_APPROVAL_ALLOW'),
+      fc.constantFrom('ann', 'bob'),
+      fc.boolean(),
+      fc.boolean(),
+      fc.nat(),
+    );
+    // the same value spelled otherwise: an escape for one of its characters
+    const respell = (json: string, seed: number) => {
+      const spots = [
+        ...json.matchAll(/"(api\.github\.com|pypi\.org|tcp|443|HTTP_METHOD_DELETE|\/repos\/x)"/g),
+      ];
+      if (spots.length === 0) return json;
+      const m = spots[seed % spots.length]!;
+      const at = m.index! + 1 + (seed % m[1]!.length);
+      return `${json.slice(0, at)}\\u${json.charCodeAt(at).toString(16).padStart(4, '0')}${json.slice(at + 1)}`;
+    };
+    const line = event.map(([type, f, decision, user, api, escaped, seed]) => {
+      const top = { action_type: type, category: 'AUDIT_CATEGORY_EVALUATION', decision, username: user };
+      const json = JSON.stringify(api ? { ...top, payload: f } : { ...top, ...f });
+      return escaped ? respell(json, seed) : json;
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 60, size: 'max' }),
+        fc.boolean(),
+        fc.boolean(),
+        (lines, crlf, ended) => {
+          const inPlace = new Replayer(base, cand);
+          const parsedWhole = new Replayer(base, cand);
+          const splitter = new LineSplitter(
+            {
+              line: (t, n) => inPlace.line(t, 'e', n),
+              lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+              tooLong: () => inPlace.tooLong(),
+            },
+            1 << 20,
+          );
+          const text = lines.join(crlf ? '\r\n' : '\n') + (ended ? '\n' : '');
+          // in two chunks, cut anywhere
+          const bytes = Buffer.from(text);
+          const cut = Math.floor(bytes.length / 2);
+          splitter.push(bytes.subarray(0, cut));
+          splitter.push(bytes.subarray(cut));
+          splitter.end();
+          lines.forEach((l, i) => {
+            parsedWhole.line(` ${l}`, 'e', i + 1);
+          });
+          expect(inPlace.report()).toEqual(parsedWhole.report());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
