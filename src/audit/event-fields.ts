@@ -56,7 +56,29 @@ export const SPAN = {
   host: 6,
   port: 7,
   path: 8,
+  category: 9,
+  actionType: 10,
+  decision: 11,
 } as const;
+
+/** An ASCII string made ready for EventFieldReader.is: its bytes as words (as a field name's). */
+export interface Text {
+  readonly length: number;
+  /** The words at 0, 4, 8, … and, when the length is not a multiple of four, the last four bytes. */
+  readonly words: Int32Array;
+  readonly bytes: Uint8Array;
+}
+
+export function textOf(s: string): Text {
+  const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
+  const words: number[] = [];
+  if (s.length >= 4)
+    for (let j = 0; j * 4 < s.length; j++) {
+      const o = Math.min(j * 4, s.length - 4);
+      words.push(bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24));
+    }
+  return { length: s.length, words: Int32Array.from(words), bytes };
+}
 
 const EMPTY = new Uint8Array(0);
 
@@ -165,6 +187,12 @@ export class EventFieldReader {
         return this.picked(AGENT);
       case SPAN.time:
         return this.has(CREATED_AT) ? CREATED_AT : this.has(TIMESTAMP) ? TIMESTAMP : -1;
+      case SPAN.category:
+        return this.has(CATEGORY) ? CATEGORY : -1;
+      case SPAN.actionType:
+        return this.has(ACTION_TYPE) ? ACTION_TYPE : -1;
+      case SPAN.decision:
+        return this.has(DECISION) ? DECISION : -1;
       case SPAN.protocol: {
         const egress = this.picked(EGRESS);
         if (egress < 0) return -1;
@@ -172,13 +200,39 @@ export class EventFieldReader {
         return this.has(f) ? f : -1;
       }
       default: {
-        // an HTTP request's method, host, port or path
+        // an HTTP request's method, host, port or path (SPAN.method … SPAN.path)
         const http = this.picked(HTTP);
         if (http < 0) return -1;
         const f = METHOD + (span - SPAN.method) + (http === HTTP ? 0 : IN_PAYLOAD);
         return this.has(f) ? f : -1;
       }
     }
+  }
+
+  /**
+   * Whether the event's value of `span` is written as `t`'s bytes exactly (an escaped spelling of
+   * the same value is not: the caller then asks for the value).
+   */
+  is(span: number, t: Text): boolean {
+    const f = this.spanField(span);
+    if (f < 0) return false;
+    const s = this.at[f * 2]!;
+    const n = t.length;
+    if (this.at[f * 2 + 1]! - s !== n) return false;
+    const b = this.bytes;
+    if (n < 4) {
+      for (let i = 0; i < n; i++) if (b[s + i] !== t.bytes[i]) return false;
+      return true;
+    }
+    if (viewOf !== b) {
+      viewOf = b;
+      view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    const v = view;
+    const w = t.words;
+    for (let j = 0, o = 0; o < n; j++, o += 4)
+      if (v.getInt32(o + 4 <= n ? s + o : s + n - 4, true) !== w[j]) return false;
+    return true;
   }
 
   /** payload's field when read, else the top level's, else -1. */
@@ -571,13 +625,8 @@ function digits(b: Uint8Array, p: number, end: number): number {
 
 /** The event of the line a reader read last: its fields as readAuditRecord gives them. */
 class LineEvent implements EventFields {
-  category: string | undefined;
-  actionType: string | undefined;
-  decision: string | undefined;
   /** The resource, once asked for (an HTTP request or a skipped event does not need it); null: not yet. */
   private resourceValue: string | undefined | null = null;
-  networkEgress: { protocol?: string } | undefined;
-  httpRequest: { method?: string; host?: string; port?: string; path?: string } | undefined;
   private readonly egress: { protocol?: string } = {};
   private readonly http: { method?: string; host?: string; port?: string; path?: string } = {};
 
@@ -588,26 +637,43 @@ class LineEvent implements EventFields {
     return this.r.has(field + IN_PAYLOAD) ? field + IN_PAYLOAD : field;
   }
 
+  /** A new line: every value is made when asked for (a caller comparing in place asks for few). */
   load(): void {
-    const r = this.r;
-    this.category = r.string(CATEGORY);
-    this.actionType = r.string(ACTION_TYPE);
-    this.decision = r.string(DECISION);
     this.resourceValue = null;
+  }
+
+  get category(): string | undefined {
+    return this.r.string(CATEGORY);
+  }
+
+  get actionType(): string | undefined {
+    return this.r.string(ACTION_TYPE);
+  }
+
+  get decision(): string | undefined {
+    return this.r.string(DECISION);
+  }
+
+  /** network_egress as read (one object, reused: its values are this line's at each ask). */
+  get networkEgress(): { protocol?: string } | undefined {
+    const r = this.r;
     const egress = this.pick(EGRESS);
-    if (r.has(egress)) {
-      this.egress.protocol = r.string(egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD);
-      this.networkEgress = this.egress;
-    } else this.networkEgress = undefined;
+    if (!r.has(egress)) return undefined;
+    this.egress.protocol = r.string(egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD);
+    return this.egress;
+  }
+
+  /** http_request as read (one object, reused: its values are this line's at each ask). */
+  get httpRequest(): { method?: string; host?: string; port?: string; path?: string } | undefined {
+    const r = this.r;
     const http = this.pick(HTTP);
-    if (r.has(http)) {
-      const o = http === HTTP ? 0 : IN_PAYLOAD;
-      this.http.method = r.string(METHOD + o);
-      this.http.host = r.string(HOST + o);
-      this.http.port = r.string(PORT + o);
-      this.http.path = r.string(PATH + o);
-      this.httpRequest = this.http;
-    } else this.httpRequest = undefined;
+    if (!r.has(http)) return undefined;
+    const o = http === HTTP ? 0 : IN_PAYLOAD;
+    this.http.method = r.string(METHOD + o);
+    this.http.host = r.string(HOST + o);
+    this.http.port = r.string(PORT + o);
+    this.http.path = r.string(PATH + o);
+    return this.http;
   }
 
   get eventType(): string | undefined {

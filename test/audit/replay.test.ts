@@ -463,7 +463,9 @@ describe('Replayer, requests found by their bytes', () => {
     // the same value spelled otherwise: an escape for one of its characters
     const respell = (json: string, seed: number) => {
       const spots = [
-        ...json.matchAll(/"(api\.github\.com|pypi\.org|tcp|443|HTTP_METHOD_DELETE|\/repos\/x)"/g),
+        ...json.matchAll(
+          /"(api\.github\.com|pypi\.org|tcp|443|HTTP_METHOD_DELETE|HTTP_METHOD_GET|\/repos\/x|network_egress|http_request|AUDIT_CATEGORY_EVALUATION|AUDIT_DECISION_ALLOW|AUDIT_DECISION_DENY)"/g,
+        ),
       ];
       if (spots.length === 0) return json;
       const m = spots[seed % spots.length]!;
