@@ -92,7 +92,14 @@ export class SummaryCounter {
    * view of a larger string (a block of lines read in place): a new group keeps a copy of it alone.
    */
   count(groupOf: string | undefined, decision: unknown, time: string | undefined): void {
-    this.events++;
+    this.countIn(this.group(groupOf), decision, time);
+  }
+
+  /**
+   * The group events of this value are counted in (made on the first; past MAX_GROUPS, the group of
+   * the rest). The value may be a view of a larger string: a new group keeps a copy of it alone.
+   */
+  group(groupOf: string | undefined): SummaryGroup {
     let value: string | null = groupOf ?? null;
     let g = this.groups.get(value);
     if (!g) {
@@ -107,6 +114,12 @@ export class SummaryCounter {
         this.groups.set(value, g);
       }
     }
+    return g;
+  }
+
+  /** One event of the group `g` (from `group`): count() once its group is known. */
+  countIn(g: SummaryGroup, decision: unknown, time: string | undefined): void {
+    this.events++;
     g.count++;
     switch (decision) {
       case 'AUDIT_DECISION_ALLOW':
