@@ -56,29 +56,7 @@ export const SPAN = {
   host: 6,
   port: 7,
   path: 8,
-  category: 9,
-  actionType: 10,
-  decision: 11,
 } as const;
-
-/** An ASCII string made ready for EventFieldReader.is: its bytes as words (as a field name's). */
-export interface Text {
-  readonly length: number;
-  /** The words at 0, 4, 8, … and, when the length is not a multiple of four, the last four bytes. */
-  readonly words: Int32Array;
-  readonly bytes: Uint8Array;
-}
-
-export function textOf(s: string): Text {
-  const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
-  const words: number[] = [];
-  if (s.length >= 4)
-    for (let j = 0; j * 4 < s.length; j++) {
-      const o = Math.min(j * 4, s.length - 4);
-      words.push(bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24));
-    }
-  return { length: s.length, words: Int32Array.from(words), bytes };
-}
 
 const EMPTY = new Uint8Array(0);
 
@@ -187,12 +165,6 @@ export class EventFieldReader {
         return this.picked(AGENT);
       case SPAN.time:
         return this.has(CREATED_AT) ? CREATED_AT : this.has(TIMESTAMP) ? TIMESTAMP : -1;
-      case SPAN.category:
-        return this.has(CATEGORY) ? CATEGORY : -1;
-      case SPAN.actionType:
-        return this.has(ACTION_TYPE) ? ACTION_TYPE : -1;
-      case SPAN.decision:
-        return this.has(DECISION) ? DECISION : -1;
       case SPAN.protocol: {
         const egress = this.picked(EGRESS);
         if (egress < 0) return -1;
@@ -207,32 +179,6 @@ export class EventFieldReader {
         return this.has(f) ? f : -1;
       }
     }
-  }
-
-  /**
-   * Whether the event's value of `span` is written as `t`'s bytes exactly (an escaped spelling of
-   * the same value is not: the caller then asks for the value).
-   */
-  is(span: number, t: Text): boolean {
-    const f = this.spanField(span);
-    if (f < 0) return false;
-    const s = this.at[f * 2]!;
-    const n = t.length;
-    if (this.at[f * 2 + 1]! - s !== n) return false;
-    const b = this.bytes;
-    if (n < 4) {
-      for (let i = 0; i < n; i++) if (b[s + i] !== t.bytes[i]) return false;
-      return true;
-    }
-    if (viewOf !== b) {
-      viewOf = b;
-      view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    }
-    const v = view;
-    const w = t.words;
-    for (let j = 0, o = 0; o < n; j++, o += 4)
-      if (v.getInt32(o + 4 <= n ? s + o : s + n - 4, true) !== w[j]) return false;
-    return true;
   }
 
   /** payload's field when read, else the top level's, else -1. */

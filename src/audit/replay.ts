@@ -9,7 +9,7 @@ import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
 import { ByteKeys, MAX_KEY_BYTES } from './byte-keys.js';
-import { EventFieldReader, type ReplayEvent, SPAN, textOf } from './event-fields.js';
+import { EventFieldReader, type ReplayEvent, SPAN } from './event-fields.js';
 import { isoMs, isoText } from './iso-time.js';
 import { readAuditRecord } from './record.js';
 
@@ -273,17 +273,6 @@ function level<V>(m: Map<string, Map<string, V>>, key: string): Map<string, V> {
   return inner;
 }
 
-/** Values compared in place (EventFieldReader.is). */
-const EVALUATION = textOf('AUDIT_CATEGORY_EVALUATION');
-const NETWORK_EGRESS = textOf('network_egress');
-const HTTP_REQUEST = textOf('http_request');
-const TCP = textOf('tcp');
-const GET = textOf('HTTP_METHOD_GET');
-const POST = textOf('HTTP_METHOD_POST');
-const DELETE = textOf('HTTP_METHOD_DELETE');
-const RECORDED_ALLOW = textOf('AUDIT_DECISION_ALLOW');
-const RECORDED_DENY = textOf('AUDIT_DECISION_DENY');
-
 /** A record's numbers (byte-keys.ts): its FLAGS, and its ENTRY's index. */
 const FLAGS = 0;
 const ENTRY = 1;
@@ -374,7 +363,7 @@ export class Replayer {
       return;
     }
     this.read++;
-    const action = this.actionRead(ev);
+    const action = actionOf(ev);
     if (!ACTIONS.has(action)) {
       this.skip(action);
       return;
@@ -387,12 +376,9 @@ export class Replayer {
     // most events neither change nor drift: their record's flags say so, without the entry
     const flags = this.keys.data(record, FLAGS);
     if ((flags & (CHANGED | UNDECIDED)) === 0) {
-      const f = this.fields;
-      let code = f.is(SPAN.decision, RECORDED_ALLOW) ? ALLOW : f.is(SPAN.decision, RECORDED_DENY) ? DENY : -1;
-      if (code < 0) {
-        const recorded = ev.decision;
-        code = recorded === 'AUDIT_DECISION_ALLOW' ? ALLOW : recorded === 'AUDIT_DECISION_DENY' ? DENY : 0;
-      }
+      const recorded = ev.decision;
+      const code =
+        recorded === 'AUDIT_DECISION_ALLOW' ? ALLOW : recorded === 'AUDIT_DECISION_DENY' ? DENY : 0;
       if (code === 0 || code === (flags & BEFORE)) {
         this.replayed++;
         return;
@@ -487,36 +473,6 @@ export class Replayer {
       this.cached++;
     }
     return entry;
-  }
-
-  /**
-   * actionOf for the event the reader has just read: its usual values (an evaluation's network_egress
-   * over tcp, an http_request's GET, POST or DELETE) compared in place; any other by actionOf.
-   */
-  private actionRead(ev: ReplayEvent): string {
-    const f = this.fields;
-    if (f.is(SPAN.category, EVALUATION)) {
-      if (f.is(SPAN.actionType, NETWORK_EGRESS)) {
-        const r = f.spanField(SPAN.resource);
-        // a string's text is empty exactly when it is written empty (an escape is a character)
-        if (f.is(SPAN.protocol, TCP) && r >= 0 && f.end(r) > f.start(r)) return 'connect:tcp';
-      } else if (f.is(SPAN.actionType, HTTP_REQUEST)) {
-        const host = f.spanField(SPAN.host);
-        const port = f.spanField(SPAN.port);
-        if (
-          host >= 0 &&
-          f.end(host) > f.start(host) &&
-          port >= 0 &&
-          f.end(port) > f.start(port) &&
-          f.spanField(SPAN.path) >= 0
-        ) {
-          if (f.is(SPAN.method, GET)) return 'request:get';
-          if (f.is(SPAN.method, POST)) return 'request:post';
-          if (f.is(SPAN.method, DELETE)) return 'request:delete';
-        }
-      }
-    }
-    return actionOf(ev);
   }
 
   /**

@@ -9,12 +9,11 @@
 // field, anything doubtful) is parsed whole and read as before (readAuditRecord, groupValue).
 // Both give the counter, and the filters, the same values.
 import { isAscii } from 'node:buffer';
-import { ByteKeys, MAX_KEY_BYTES } from './byte-keys.js';
-import { EventFieldReader, type EventFields, SPAN, textOf } from './event-fields.js';
+import { EventFieldReader, type EventFields } from './event-fields.js';
 import { lineTooLong, MAX_LINE_BYTES, parseLine } from './ndjson.js';
 import { type AuditQuery, hasConditions, type MatchedFields, recordMatches } from './query.js';
 import { decisionName, readAuditRecord } from './record.js';
-import type { SummaryCounter, SummaryGroup, SummaryKey } from './summary.js';
+import type { SummaryCounter, SummaryKey } from './summary.js';
 
 export interface InputFile {
   name: string;
@@ -23,17 +22,6 @@ export interface InputFile {
 
 /** The bytes decoded at once, about (lines.ts: one string a block is quicker than one a line). */
 const BLOCK = 32 * 1024;
-
-/** The keys read in place whose group is found by the bytes of the value (byte-keys.ts). */
-const SPAN_OF: Partial<Record<SummaryKey, number>> = {
-  resource: SPAN.resource,
-  user: SPAN.user,
-  agent: SPAN.agent,
-};
-/** Values found by bytes, past which the table is emptied (the groups stay). */
-const MAX_KEYS = 200_000;
-const ALLOW = textOf('AUDIT_DECISION_ALLOW');
-const DENY = textOf('AUDIT_DECISION_DENY');
 
 /** Counts the events of the files matching the query; `progress` is told the count after each chunk. */
 export async function summarizeFiles(
@@ -98,11 +86,6 @@ export class SummaryLines {
   private readonly matched = new Matched();
   /** Events counted (matching the query). */
   kept = 0;
-  /** The span of the `by` key when its groups are found by bytes, else -1. */
-  private readonly span: number;
-  /** Groups by the bytes of their values as written: each record's data 0 is its group's index in `found`. */
-  private readonly keys = new ByteKeys();
-  private readonly found: SummaryGroup[] = [];
 
   constructor(
     private readonly counter: SummaryCounter,
@@ -111,7 +94,6 @@ export class SummaryLines {
     private readonly maxBytes = MAX_LINE_BYTES,
   ) {
     this.check = hasConditions(query);
-    this.span = SPAN_OF[by] ?? -1;
   }
 
   begin(name: string): void {
@@ -216,16 +198,6 @@ export class SummaryLines {
       if (!recordMatches(this.matched, this.query)) return;
     }
     this.kept++;
-    const r = this.reader;
-    const decision = r.is(SPAN.decision, ALLOW)
-      ? 'AUDIT_DECISION_ALLOW'
-      : r.is(SPAN.decision, DENY)
-        ? 'AUDIT_DECISION_DENY'
-        : e.decision;
-    if (this.span >= 0) {
-      this.counter.countIn(this.groupRead(e), decision, e.time);
-      return;
-    }
     let value: string | undefined;
     switch (this.by) {
       case 'resource':
@@ -250,39 +222,7 @@ export class SummaryLines {
         value = e.mode;
         break;
     }
-    this.counter.count(value, decision, e.time);
-  }
-
-  /** The event's value of the `by` key found by bytes. */
-  private valueOf(e: EventFields): string | undefined {
-    return this.by === 'resource' ? e.resource : this.by === 'user' ? e.user : e.agent;
-  }
-
-  /**
-   * The group of the event just read by its value of the `by` key (resource, user or agent), found by
-   * the bytes the value is written in: equal bytes are one value; the first time, by the value.
-   */
-  private groupRead(e: EventFields): SummaryGroup {
-    const r = this.reader;
-    const field = r.spanField(this.span);
-    if (field < 0) return this.counter.group(undefined);
-    const s = r.start(field);
-    const end = r.end(field);
-    if (end - s > MAX_KEY_BYTES) return this.counter.group(this.valueOf(e));
-    const keys = this.keys;
-    const bytes = r.bytes;
-    let record = keys.find(1, bytes, s, end, 0, 0, 0, 0, 0, 0);
-    if (record >= 0) return this.found[keys.data(record, 0)]!;
-    if (keys.size >= MAX_KEYS) {
-      keys.clear();
-      this.found.length = 0;
-      keys.find(1, bytes, s, end, 0, 0, 0, 0, 0, 0);
-    }
-    const g = this.counter.group(this.valueOf(e));
-    record = keys.add(1, bytes, s, end, 0, 0, 0, 0, 0, 0);
-    keys.setData(record, 0, this.found.length);
-    this.found.push(g);
-    return g;
+    this.counter.count(value, e.decision, e.time);
   }
 
   /** A line read as readNdjson and readFileBatches read it; the error when it is no JSON object. */

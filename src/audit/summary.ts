@@ -92,14 +92,7 @@ export class SummaryCounter {
    * view of a larger string (a block of lines read in place): a new group keeps a copy of it alone.
    */
   count(groupOf: string | undefined, decision: unknown, time: string | undefined): void {
-    this.countIn(this.group(groupOf), decision, time);
-  }
-
-  /**
-   * The group events of this value are counted in (made on the first; past MAX_GROUPS, the group of
-   * the rest). The value may be a view of a larger string: a new group keeps a copy of it alone.
-   */
-  group(groupOf: string | undefined): SummaryGroup {
+    this.events++;
     let value: string | null = groupOf ?? null;
     let g = this.groups.get(value);
     if (!g) {
@@ -114,12 +107,6 @@ export class SummaryCounter {
         this.groups.set(value, g);
       }
     }
-    return g;
-  }
-
-  /** One event of the group `g` (from `group`): count() once its group is known. */
-  countIn(g: SummaryGroup, decision: unknown, time: string | undefined): void {
-    this.events++;
     g.count++;
     switch (decision) {
       case 'AUDIT_DECISION_ALLOW':
