@@ -58,6 +58,11 @@ export class ByteKeys {
     return this.count;
   }
 
+  /** Bytes the records take (their keys' and numbers'), for a caller bounding its memory. */
+  get bytesUsed(): number {
+    return this.used * 4;
+  }
+
   clear(): void {
     this.slots.fill(0);
     this.count = 0;

@@ -126,6 +126,8 @@ export const MAX_GROUPS = 100_000;
  * the cache is emptied when full.
  */
 const MAX_CACHE = 200_000;
+/** The bytes the decisions found by bytes may take (their keys: up to MAX_KEY_BYTES each) before it is emptied. */
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
@@ -328,7 +330,12 @@ export class Replayer {
   private readonly before: Evaluator;
   private readonly after: Evaluator;
 
-  constructor(baseline: CompiledPolicySet, candidate: CompiledPolicySet) {
+  /** `cacheBytes`: what the decisions found by bytes may take before they are emptied (smaller in tests). */
+  constructor(
+    baseline: CompiledPolicySet,
+    candidate: CompiledPolicySet,
+    private readonly cacheBytes = MAX_CACHE_BYTES,
+  ) {
     this.before = new Evaluator(baseline);
     this.after = new Evaluator(candidate);
   }
@@ -512,7 +519,7 @@ export class Replayer {
     const bytes = f.bytes;
     let record = keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
     if (record >= 0) return record;
-    if (keys.size >= MAX_CACHE) {
+    if (keys.size >= MAX_CACHE || keys.bytesUsed >= this.cacheBytes) {
       keys.clear();
       this.entries.length = 0;
       keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);

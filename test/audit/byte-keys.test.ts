@@ -80,8 +80,10 @@ describe('ByteKeys', () => {
       const [b, s, e] = at(i);
       expect(table.data(table.find(1, b, s, e, 0, 0, 0, 0, 0, 0), 0)).toBe(i);
     }
+    expect(table.bytesUsed).toBeGreaterThan(20_000 * 30);
     table.clear();
     expect(table.size).toBe(0);
+    expect(table.bytesUsed).toBe(0);
     const [b, s, e] = at(7);
     expect(table.find(1, b, s, e, 0, 0, 0, 0, 0, 0)).toBe(-1);
   });

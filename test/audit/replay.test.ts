@@ -509,4 +509,47 @@ describe('Replayer, requests found by their bytes', () => {
       { numRuns: 300 },
     );
   });
+
+  it('still decides as parsed whole once its table of requests is emptied, again and again', async () => {
+    const { base, cand } = await sets();
+    // 300 distinct requests with 1,000-byte paths (300 KB of keys, the table emptied past 64 KiB), then
+    // the first ones again
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const n = i < 300 ? i : i - 300;
+      lines.push(
+        JSON.stringify({
+          action_type: 'http_request',
+          category: 'AUDIT_CATEGORY_EVALUATION',
+          decision: 'AUDIT_DECISION_ALLOW',
+          username: 'ann',
+          http_request: {
+            method: n % 2 === 0 ? 'HTTP_METHOD_DELETE' : 'HTTP_METHOD_GET',
+            host: n % 3 === 0 ? 'api.github.com' : 'pypi.org',
+            port: '443',
+            path: `/${String(n).padStart(1000, 'p')}`,
+          },
+        }),
+      );
+    }
+    const inPlace = new Replayer(base, cand, 64 * 1024);
+    const parsedWhole = new Replayer(base, cand);
+    const splitter = new LineSplitter(
+      {
+        line: (t, n) => inPlace.line(t, 'e', n),
+        lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+        tooLong: () => inPlace.tooLong(),
+      },
+      1 << 20,
+    );
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    for (let o = 0; o < bytes.length; o += 1 << 16) splitter.push(bytes.subarray(o, o + (1 << 16)));
+    splitter.end();
+    lines.forEach((l, i) => {
+      parsedWhole.line(` ${l}`, 'e', i + 1);
+    });
+    const report = inPlace.report();
+    expect(report.replayed).toBe(400);
+    expect(report).toEqual(parsedWhole.report());
+  });
 });
