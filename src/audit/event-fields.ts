@@ -243,7 +243,11 @@ export class EventFieldReader {
         c = b[p]!;
       }
       if (field < 0) {
-        p = skipValue(b, p, end, c, depth);
+        if (c === QUOTE) {
+          // a string (the usual value), passed over as skipValue passes it
+          const e = stringEnd(b, p + 1, end);
+          p = e < 0 ? -1 : e + 1;
+        } else p = skipValue(b, p, end, c, depth);
       } else {
         const bit = 1 << field;
         if ((seen & bit) !== 0) return -1;
