@@ -2,6 +2,7 @@
 // --dry-run, filters in the issue's order, idempotence, a failed mapping beside a good one, a run
 // killed half way and run again, platforms and referrers; and `image tags` with the same filters.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -176,6 +177,89 @@ ${extra}`;
       const at = await client.getManifest({ registry: D, repository: 'mirror/once' }, item.tag);
       expect(at.digest).toBe(item.digest);
     }
+  });
+
+  it('requests per tag: a manifest GET at the source, a HEAD at the destination, each new blob read once and sent in a POST and a PUT, the manifest PUT', async () => {
+    // Six tags, each with a config of its own, sharing one layer.
+    const repo = { registry: S, repository: 'base/many' };
+    const seed = await client.getManifest({ registry: S, repository: 'base/node' }, 'seed0');
+    const doc = JSON.parse(seed.bytes.toString()) as { config: { digest: string; size: number } };
+    const layer = (doc as unknown as { layers: { digest: string }[] }).layers[0]!.digest;
+    const mounted = await client.startUpload(repo, { digest: layer, from: 'base/node' });
+    expect(mounted.mounted).toBe(true);
+    const N = 6;
+    for (let i = 0; i < N; i++) {
+      const cfg = Buffer.from(
+        JSON.stringify({
+          architecture: 'amd64',
+          os: 'linux',
+          rootfs: { type: 'layers', diff_ids: [] },
+          n: i,
+        }),
+      );
+      const digest = `sha256:${createHash('sha256').update(cfg).digest('hex')}`;
+      const up = await client.startUpload(repo);
+      if (up.mounted) throw new Error('not a mount');
+      await client.completeUpload(repo, up.location, digest, { data: cfg, length: cfg.length });
+      const m = Buffer.from(JSON.stringify({ ...doc, config: { ...doc.config, digest, size: cfg.length } }));
+      await client.putManifest(repo, `1.${i}`, m, seed.mediaType);
+    }
+    const f = file('many.yaml', `sync:\n  - source: ${S}/base/many\n    destination: ${D}/mirror/many\n`);
+    // A state directory of its own: no blob known from the other tests' runs to mount from.
+    const own = { env: w.withCredentialsFor([S, D]) };
+    const runCounted = async () => {
+      w.hub.clearRequests();
+      const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f, '--concurrency', '3'], own);
+      expect(r.code, r.stderr).toBe(0);
+      const seen = (r.stderr.match(/^\[debug\] > [A-Z]+ \S+/gm) ?? []).map((l) =>
+        l
+          .slice('[debug] > '.length)
+          .replace(`http://${S}`, 'S')
+          .replace(`http://${D}`, 'D')
+          .replace(/sha256:[0-9a-f]{64}/, 'DIGEST')
+          .replace(/\/manifests\/[^/?]+$/, '/manifests/TAG')
+          .replace(/\/uploads\/.*/, '/uploads/'),
+      );
+      const count = (what: string) => seen.filter((x) => x === what).length;
+      return {
+        report: JSON.parse(r.stdout),
+        seen,
+        count,
+        tokens: w.hub.requestsTo('/registry/token').length,
+      };
+    };
+
+    const first = await runCounted();
+    expect(first.report).toMatchObject({ copied: N, failed: 0 });
+    expect(first.count('GET S/v2/base/many/manifests/TAG')).toBe(N);
+    expect(first.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(N);
+    expect(first.count('GET S/v2/base/many/blobs/DIGEST')).toBe(N + 1);
+    expect(first.count('POST D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
+    expect(first.count('PUT D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
+    expect(first.count('PUT D/v2/mirror/many/manifests/TAG')).toBe(N);
+    // Nothing else but the tag list and one /v2/ probe at each end: no blob HEADs, no manifest GET
+    // at the destination, and tokens per scope, not per tag.
+    expect(first.seen.length - 3 - first.tokens).toBe(6 * N + 3);
+    expect(first.tokens).toBeLessThanOrEqual(3);
+
+    // Again: each tag is planned (a GET and a HEAD) and found there.
+    const second = await runCounted();
+    expect(second.report).toMatchObject({ copied: 0, already: N, failed: 0 });
+    expect(second.seen.length - 3 - second.tokens).toBe(2 * N);
+
+    // Under new names, the same images: copied by their manifests alone (every blob is there).
+    const renamed = file(
+      'renamed.yaml',
+      `sync:\n  - source: ${S}/base/many\n    destination: ${D}/mirror/many\n`,
+    );
+    for (let i = 0; i < N; i++) {
+      const m = await client.getManifest(repo, `1.${i}`);
+      await client.putManifest(repo, `2.${i}`, m.bytes, m.mediaType);
+    }
+    const third = await w.run(['--debug', '--json', 'image', 'sync', '-f', renamed], own);
+    expect(JSON.parse(third.stdout)).toMatchObject({ copied: N, already: N, bytes: 0, failed: 0 });
+    expect(third.stderr).not.toMatch(/> (GET|HEAD) http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(third.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
   });
 
   it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {

@@ -38,6 +38,13 @@ export interface UploadContext {
   mountFrom?: string;
   monolithicMax?: number;
   chunkSize?: number;
+  /**
+   * Blobs up to this size are not HEADed first: the upload's POST asks for a mount from the
+   * repository itself (or the one known to hold it), which answers 201 when the blob is there and
+   * opens the upload when it is not — one request fewer for a new blob, as many for a present one.
+   * A registry that ignores such a mount has the (small) blob uploaded again.
+   */
+  probeByMountMax?: number;
   /** Notes for --debug ("resumed at byte N"). */
   note?: (line: string) => void;
 }
@@ -85,7 +92,8 @@ export async function pushBlob(
   open: BlobOpen,
 ): Promise<BlobAction> {
   const { client, repo } = uc;
-  if ((await client.headBlob(repo, digest, PUSH)) !== undefined) {
+  const probeByMount = size <= (uc.probeByMountMax ?? -1);
+  if (!probeByMount && (await client.headBlob(repo, digest, PUSH)) !== undefined) {
     uc.progress.done(digest, size, 'skipped');
     return 'skipped';
   }
@@ -114,20 +122,26 @@ export async function pushBlob(
   let location: string;
   if (resumed) location = resumed;
   else {
-    const from = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
-    const mount = from && from !== repo.repository ? { digest, from } : undefined;
+    const known = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
+    const from = known && known !== repo.repository ? known : probeByMount ? repo.repository : undefined;
+    const mount = from ? { digest, from } : undefined;
+    const self = from === repo.repository;
     let started: Awaited<ReturnType<RegistryClient['startUpload']>>;
     try {
       started = await client.startUpload(repo, mount);
     } catch (err) {
-      // No access to the mount's source (a token service may refuse the extra scope): upload.
-      if (!mount || !(err instanceof AuthError)) throw err;
-      uc.note?.(`could not mount ${digest} from ${mount.from} (${err.message}); uploading it`);
+      // No access to the mount's source (a token service may refuse the extra scope), or a
+      // registry that refuses a mount from the repository itself: upload.
+      const refused = err instanceof AuthError || (self && err instanceof ApiError && err.status < 500);
+      if (!mount || !refused) throw err;
+      uc.note?.(`could not mount ${digest} from ${mount.from} (${(err as Error).message}); uploading it`);
       started = await client.startUpload(repo);
     }
     if (started.mounted) {
-      uc.progress.done(digest, size, 'mounted');
-      return 'mounted';
+      // Mounted from the repository itself: it was there already.
+      const action = self ? 'skipped' : 'mounted';
+      uc.progress.done(digest, size, action);
+      return action;
     }
     location = started.location;
   }
