@@ -10,7 +10,7 @@
 import type { RegistryClient } from '../api/registry/client.js';
 import { HubctlError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
-import { runPool } from '../pool.js';
+import { Limiter, runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
@@ -194,10 +194,15 @@ async function planTag(
   };
   try {
     const choice = choiceOf(m);
-    const digest =
-      choice.kind === 'all' ? (await src.resolve()).digest : (await selectImages(src, choice)).top.digest;
+    // The two ends are asked at once: one round trip, not two, before the tag is planned.
+    const [digest, there] = await Promise.all([
+      choice.kind === 'all'
+        ? src.resolve().then((d) => d.digest)
+        : selectImages(src, choice).then((sel) => sel.top.digest),
+      deps.places.registry().then((client) => digestAt(client, m.destination, tag)),
+    ]);
     item.digest = digest;
-    if ((await digestAt(await deps.places.registry(), m.destination, tag)) !== digest) return await copy();
+    if (there !== digest) return await copy();
     if (m.referrers && src.referrers) {
       // The subject is there; its referrers too? (Those of referrers come along when it is copied.)
       const dst = await openSource(place(m.destination, tag), deps.places);
@@ -309,37 +314,47 @@ async function syncAll(
   const kept = new KeptSources();
   let filtered = 0;
   try {
-    // Plan: each mapping's tags (one mapping listed at a time: memory is one mapping's kept tags).
-    for (const m of mappings) {
-      const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
+    // Plan: the mappings' tag lists and their tags' digests, all under one bound (`concurrency`
+    // listings or tags at once), so that many small mappings overlap as the tags of a large one do.
+    // Memory: the kept tags of the mappings, which the plan holds anyway.
+    const limit = new Limiter(opts.concurrency);
+    const planOne = async (m: SyncMapping, tag: string): Promise<Planned> => {
+      try {
+        return { mapping: m, ...(await limit.run(() => planTag(m, tag, deps, kept))) };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const item: SyncItem = {
+          source: `${formatRepository(m.source)}:${tag}`,
+          destination: `${formatRepository(m.destination)}:${tag}`,
+          tag,
+          status: 'failed',
+          error: sentence(err),
+        };
+        return { mapping: m, item };
+      }
+    };
+    const planMapping = async (m: SyncMapping): Promise<Planned[] | SyncItem> => {
       let tags: string[];
       try {
-        const listed = await tagsOf(m, deps, opts.onFiltered);
+        const listed = await limit.run(() => tagsOf(m, deps, opts.onFiltered));
         tags = listed.tags;
         filtered += listed.filtered;
       } catch (err) {
         if (signal.aborted) throw err;
+        const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
         const item: SyncItem = { ...base, status: 'failed', error: sentence(err) };
-        failedMappings.push(item);
         opts.onItem?.(item);
-        continue;
+        return item;
       }
-      const items = await runPool(tags, opts.concurrency, async (tag): Promise<Planned> => {
-        try {
-          return { mapping: m, ...(await planTag(m, tag, deps, kept)) };
-        } catch (err) {
-          if (signal.aborted) throw err;
-          const item: SyncItem = {
-            source: `${base.source}:${tag}`,
-            destination: `${base.destination}:${tag}`,
-            tag,
-            status: 'failed',
-            error: sentence(err),
-          };
-          return { mapping: m, item };
-        }
-      });
-      planned.push(...items);
+      return Promise.all(tags.map((tag) => planOne(m, tag)));
+    };
+    // Settled, so that nothing is left running when Ctrl-C ends one of them; results in file order.
+    const results = await Promise.allSettled(mappings.map(planMapping));
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    for (const r of results) {
+      const v = (r as PromiseFulfilledResult<Planned[] | SyncItem>).value;
+      if (Array.isArray(v)) planned.push(...v);
+      else failedMappings.push(v);
     }
     if (opts.dryRun) for (const p of planned) opts.onItem?.(p.item);
     else

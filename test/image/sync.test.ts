@@ -262,6 +262,37 @@ ${extra}`;
     expect(third.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
   });
 
+  it('the plan overlaps the tag lists and manifest reads of several mappings, never more than --concurrency', async () => {
+    ensureBuilt();
+    // A distant source: each tag list and manifest read answered 150 ms late.
+    const proxy = await startFaultProxy(w.registry.url);
+    try {
+      proxy.on('GET', /\/(tags\/list|manifests\/)/, { kind: 'delay', ms: 150 });
+      const P = proxy.host;
+      const mappings = Array.from(
+        { length: 5 },
+        (_, i) =>
+          `  - source: ${P}/base/node\n    destination: ${D}/mirror/fan${i}\n    tags: {include: ['^2[12]\\.']}\n`,
+      );
+      const f = file('fan.yaml', `sync:\n${mappings.join('')}`);
+      const r = await runBin(['--json', 'image', 'sync', '-f', f, '--dry-run', '--concurrency', '3'], {
+        env: { ...env, ...w.withCredentialsFor([S, D, P]) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ failed: 0 });
+      expect(JSON.parse(r.stdout).items).toHaveLength(15);
+      const planning = proxy.seen.filter((x) => /\/(tags\/list|manifests\/)/.test(x.path));
+      expect(planning).toHaveLength(5 + 15);
+      // The most requests in flight at one moment: each arrival against those not yet answered.
+      const most = (xs: typeof planning) =>
+        Math.max(...xs.map((x) => xs.filter((y) => y.at! <= x.at! && y.done! > x.at!).length));
+      expect(most(planning.filter((x) => x.path.includes('/tags/list')))).toBe(3);
+      expect(most(planning)).toBe(3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {
     ensureBuilt();
     const proxy = await startFaultProxy(w.registry.url);
