@@ -15,6 +15,7 @@ import { formatRepository, type ImageReference, type RepositoryName } from '../r
 import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
+import { PlannedSource } from './planned-source.js';
 import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
@@ -105,15 +106,18 @@ interface Planned {
  */
 export const PROBE_BY_MOUNT_MAX = 64 * 1024;
 
-/** Bytes of top manifests the plan keeps for the copy, across all mappings; past it, the copy asks again. */
+/** Bytes of one tag's child manifests and configs the plan keeps for its copy (planned-source.ts). */
+const PLANNED_MEMORY = 1024 * 1024;
+
+/** Bytes of manifests (and configs) the plan keeps for the copy, across all mappings; past it, the copy asks again. */
 export const KEEP_PLANNED_BYTES = 32 * 1024 * 1024;
 
-/** The sources the plan keeps open for the copy, within `KEEP_PLANNED_BYTES` of top manifests. */
+/** The sources the plan keeps open for the copy, within `KEEP_PLANNED_BYTES` of what they read. */
 class KeptSources {
   private left = KEEP_PLANNED_BYTES;
   private readonly open = new Set<ImageSource>();
 
-  /** Keeps `source` when its top manifest (`size` bytes) fits. */
+  /** Keeps `source` when what it read (`size` bytes) fits. */
   keep(source: ImageSource, size: number): boolean {
     if (size > this.left) return false;
     this.left -= size;
@@ -186,10 +190,13 @@ async function planTag(
     tag,
     status: 'copy',
   };
-  const src = await openSource(place(m.source, tag), deps.places);
+  const src = new PlannedSource(await openSource(place(m.source, tag), deps.places), PLANNED_MEMORY);
   let keeping = false;
   const copy = async () => {
-    keeping = kept.keep(src, (await src.resolve()).size);
+    const top = await src.resolve();
+    // All of an index's images are copied: their manifests are read now, at once.
+    if (m.platforms === 'all') await src.readChildren();
+    keeping = kept.keep(src, top.size + src.kept);
     return { item, ...(keeping ? { source: src } : {}) };
   };
   try {

@@ -293,6 +293,50 @@ ${extra}`;
     }
   });
 
+  it('what the plan read for platforms (child manifests, a config) is not asked for again by the copy', async () => {
+    const img = await makeOciImage(join(w.tmp, 'multi2'), {
+      tag: 'm',
+      layers: 1,
+      layerSize: 1024,
+      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
+    });
+    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/multi2:1`])).code).toBe(0);
+    const own = { env: w.withCredentialsFor([S, D]) };
+    /** Each source manifest and blob read, with how often a run read it. */
+    const reads = async (name: string, mapping: string) => {
+      const f = file(name, `sync:\n${mapping}`);
+      const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f], own);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ copied: 1, failed: 0 });
+      const got = (
+        r.stderr.match(new RegExp(`^\\[debug\\] > GET http://${S}/v2/[^ ]+/(manifests|blobs)/[^ ]+`, 'gm')) ??
+        []
+      ).map((l) => l.split(' ').pop()!);
+      const counts = new Map<string, number>();
+      for (const g of got) counts.set(g, (counts.get(g) ?? 0) + 1);
+      return counts;
+    };
+    const most = (c: Map<string, number>) => Math.max(...c.values());
+    // Two of three platforms: the index, two images and their blobs, each read once.
+    const some = await reads(
+      'some.yaml',
+      `  - source: ${S}/base/multi2\n    destination: ${D}/mirror/some2\n    platforms: [linux/amd64, linux/arm64]\n`,
+    );
+    expect(most(some)).toBe(1);
+    expect([...some.keys()].filter((k) => k.includes('/manifests/'))).toHaveLength(3);
+    // All platforms: the index and its three images, once each.
+    const all = await reads('all.yaml', `  - source: ${S}/base/multi2\n    destination: ${D}/mirror/all2\n`);
+    expect(most(all)).toBe(1);
+    expect([...all.keys()].filter((k) => k.includes('/manifests/'))).toHaveLength(4);
+    // One platform of a single image: its config, read by the plan to check the platform, once.
+    const one = await reads(
+      'one.yaml',
+      `  - source: ${S}/base/node\n    destination: ${D}/mirror/one2\n    tags: {include: ['^22\\.1\\.0$']}\n    platforms: [linux/amd64]\n`,
+    );
+    expect(most(one)).toBe(1);
+    expect([...one.keys()].filter((k) => k.includes('/blobs/'))).toHaveLength(2);
+  });
+
   it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {
     ensureBuilt();
     const proxy = await startFaultProxy(w.registry.url);
