@@ -262,6 +262,23 @@ ${extra}`;
     expect(third.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
   });
 
+  it('within one registry each blob is mounted from the source repository: no blob is read or sent', async () => {
+    const f = file(
+      'local.yaml',
+      `sync:\n  - source: ${S}/base/node\n    destination: ${S}/mirror/local\n    tags: {include: ['^2']}\n`,
+    );
+    const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f], {
+      env: w.withCredentialsFor([S, D]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0 });
+    const posts = r.stderr.match(/^\[debug\] > POST \S+/gm) ?? [];
+    expect(posts.length).toBeGreaterThan(0);
+    for (const p of posts) expect(p).toContain('from=base%2Fnode');
+    expect(r.stderr).not.toMatch(/> (GET|HEAD) http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(r.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
+  });
+
   it('the plan overlaps the tag lists and manifest reads of several mappings, never more than --concurrency', async () => {
     ensureBuilt();
     // A distant source: each tag list and manifest read answered 150 ms late.
