@@ -1,13 +1,13 @@
 // `image sync -f FILE`: many repositories mirrored from one reviewed file (sync-file.ts). It plans
 // first: each mapping's tags are listed page by page through its filters (tag-filter.ts; memory
 // bounded by the tags kept, not the repository), then each kept tag's manifest digest is compared
-// with the destination's: the same digest is "already there", anything else is copied through the
+// with the destination's (a tag the destination's list does not name is not there:
+// sync-destination.ts): the same digest is "already there", anything else is copied through the
 // one transfer, from the source the plan resolved (the manifest planned is the one written, not
 // asked for again). So a second run copies nothing, and a run killed half way, run again, copies only
 // what it had not finished (a tag is named at the destination only once its image is whole).
 // A mapping or tag that fails is one sentence in the report; the others still run.
 
-import type { RegistryClient } from '../api/registry/client.js';
 import { HubctlError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
 import { Limiter, runPool } from '../pool.js';
@@ -19,6 +19,7 @@ import { PlannedSource } from './planned-source.js';
 import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
+import { digestAt, tagsThere } from './sync-destination.js';
 import type { SyncMapping } from './sync-file.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
@@ -160,21 +161,6 @@ async function tagsOf(
 }
 
 /**
- * The digest `tag` names at the destination, from a HEAD (no body), asked of the destination itself
- * (never of a mirror configured for its host); undefined when there is no such tag.
- */
-async function digestAt(
-  client: RegistryClient,
-  repo: RepositoryName,
-  tag: string,
-): Promise<string | undefined> {
-  const head = await client.headManifest(repo, tag);
-  if (!head) return undefined;
-  // A registry that leaves the digest out of a HEAD's answer: read the manifest.
-  return head.digest ?? (await client.getManifest(repo, tag)).digest;
-}
-
-/**
  * Compares one tag's manifest digest at the source and the destination. A tag to copy keeps its
  * source open for the copy (within `budget`).
  */
@@ -183,6 +169,7 @@ async function planTag(
   tag: string,
   deps: SyncDeps,
   kept: KeptSources,
+  listed?: Set<string>,
 ): Promise<{ item: SyncItem; source?: ImageSource }> {
   const item: SyncItem = {
     source: `${formatRepository(m.source)}:${tag}`,
@@ -206,7 +193,10 @@ async function planTag(
       choice.kind === 'all'
         ? src.resolve().then((d) => d.digest)
         : selectImages(src, choice).then((sel) => sel.top.digest),
-      deps.places.registry().then((client) => digestAt(client, m.destination, tag)),
+      // A tag the destination's list does not name is not there.
+      listed && !listed.has(tag)
+        ? undefined
+        : deps.places.registry().then((client) => digestAt(client, m.destination, tag)),
     ]);
     item.digest = digest;
     if (there !== digest) return await copy();
@@ -325,9 +315,9 @@ async function syncAll(
     // listings or tags at once), so that many small mappings overlap as the tags of a large one do.
     // Memory: the kept tags of the mappings, which the plan holds anyway.
     const limit = new Limiter(opts.concurrency);
-    const planOne = async (m: SyncMapping, tag: string): Promise<Planned> => {
+    const planOne = async (m: SyncMapping, tag: string, listed?: Set<string>): Promise<Planned> => {
       try {
-        return { mapping: m, ...(await limit.run(() => planTag(m, tag, deps, kept))) };
+        return { mapping: m, ...(await limit.run(() => planTag(m, tag, deps, kept, listed))) };
       } catch (err) {
         if (signal.aborted) throw err;
         const item: SyncItem = {
@@ -353,7 +343,8 @@ async function syncAll(
         opts.onItem?.(item);
         return item;
       }
-      return Promise.all(tags.map((tag) => planOne(m, tag)));
+      const listed = await limit.run(() => tagsThere(deps.listTags(m.destination), tags, signal));
+      return Promise.all(tags.map((tag) => planOne(m, tag, listed)));
     };
     // Settled, so that nothing is left running when Ctrl-C ends one of them; results in file order.
     const results = await Promise.allSettled(mappings.map(planMapping));

@@ -179,7 +179,7 @@ ${extra}`;
     }
   });
 
-  it('requests per tag: a manifest GET at the source, a HEAD at the destination, each new blob read once and sent in a POST and a PUT, the manifest PUT', async () => {
+  it('requests per tag: a manifest GET at the source, a HEAD at the destination when its tag list names the tag, each new blob read once and sent in a POST and a PUT, the manifest PUT', async () => {
     // Six tags, each with a config of its own, sharing one layer.
     const repo = { registry: S, repository: 'base/many' };
     const seed = await client.getManifest({ registry: S, repository: 'base/node' }, 'seed0');
@@ -232,20 +232,23 @@ ${extra}`;
     const first = await runCounted();
     expect(first.report).toMatchObject({ copied: N, failed: 0 });
     expect(first.count('GET S/v2/base/many/manifests/TAG')).toBe(N);
-    expect(first.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(N);
+    // The destination's list (404: no repository yet) says no tag is there: no HEADs.
+    expect(first.count('GET D/v2/mirror/many/tags/list')).toBe(1);
+    expect(first.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(0);
     expect(first.count('GET S/v2/base/many/blobs/DIGEST')).toBe(N + 1);
     expect(first.count('POST D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
     expect(first.count('PUT D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
     expect(first.count('PUT D/v2/mirror/many/manifests/TAG')).toBe(N);
     // Nothing else but the tag list and one /v2/ probe at each end: no blob HEADs, no manifest GET
     // at the destination, and tokens per scope, not per tag.
-    expect(first.seen.length - 3 - first.tokens).toBe(6 * N + 3);
+    expect(first.seen.length - 4 - first.tokens).toBe(5 * N + 3);
     expect(first.tokens).toBeLessThanOrEqual(3);
 
-    // Again: each tag is planned (a GET and a HEAD) and found there.
+    // Again: each tag is listed at the destination, so asked there (a HEAD), and found.
     const second = await runCounted();
     expect(second.report).toMatchObject({ copied: 0, already: N, failed: 0 });
-    expect(second.seen.length - 3 - second.tokens).toBe(2 * N);
+    expect(second.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(N);
+    expect(second.seen.length - 4 - second.tokens).toBe(2 * N);
 
     // Under new names, the same images: copied by their manifests alone (every blob is there).
     const renamed = file(
