@@ -261,8 +261,13 @@ ${extra}`;
     }
     const third = await w.run(['--debug', '--json', 'image', 'sync', '-f', renamed], own);
     expect(JSON.parse(third.stdout)).toMatchObject({ copied: N, already: N, bytes: 0, failed: 0 });
-    expect(third.stderr).not.toMatch(/> (GET|HEAD) http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(third.stderr).not.toMatch(/> HEAD http:\/\/[^ ]+\/blobs\/sha256/);
     expect(third.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
+    // (Each blob's read, begun while its POST was on its way, is dropped when the POST says the
+    // repository holds it: at most one GET a blob.)
+    expect((third.stderr.match(/> GET http:\/\/[^ ]+\/blobs\/sha256/g) ?? []).length).toBeLessThanOrEqual(
+      N + 1,
+    );
   });
 
   it('within one registry each blob is mounted from the source repository: no blob is read or sent', async () => {

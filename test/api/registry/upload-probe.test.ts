@@ -67,15 +67,11 @@ describeWithRegistry('probe by mount against distribution 2.8', () => {
     // (The proxy drops a HEAD's Content-Length: only presence is asked.)
     expect(await client.headBlob(repo, sha(blob))).not.toBeUndefined();
 
-    // Again: the repository holds it, so the one POST answers 201 and nothing is sent.
+    // Again: the repository holds it, so the one POST answers 201 and nothing is sent (the read
+    // begun while the POST was on its way is dropped).
     proxy.clear();
-    let sent = false;
-    const action = await pushBlob(contextFor(client, repo), sha(blob), blob.length, (s, e) => {
-      sent = true;
-      return feed(blob)(s, e);
-    });
+    const action = await pushBlob(contextFor(client, repo), sha(blob), blob.length, feed(blob));
     expect(action).toBe('skipped');
-    expect(sent).toBe(false);
     expect(blobRequests()).toEqual(['POST /v2/probe/app/blobs/uploads/?']);
   });
 
@@ -139,6 +135,72 @@ describe('probe by mount against a registry that refuses a mount from the reposi
         'PUT',
       ]);
       expect(notes.join('\n')).toMatch(/could not mount .* from team\/app/);
+    } finally {
+      await reg.close();
+    }
+  });
+});
+
+describe('probe by mount: the small blob is read while the POST is on its way', () => {
+  const setup = async (postStatus: 201 | 202) => {
+    const reg = await startFakeServer();
+    const events: string[] = [];
+    reg.handle((req, res) => {
+      const u = new URL(req.url!, reg.url);
+      if (u.pathname === '/v2/') return void res.end('{}');
+      if (req.method === 'POST') {
+        // A distant registry: the answer comes 80 ms later.
+        setTimeout(() => {
+          events.push('POST answered');
+          res.writeHead(postStatus, postStatus === 202 ? { location: '/v2/team/app/blobs/uploads/u1' } : {});
+          res.end();
+        }, 80);
+        return;
+      }
+      if (req.method === 'PUT') {
+        events.push('PUT');
+        res.writeHead(201);
+        return void res.end();
+      }
+      res.writeHead(405);
+      res.end();
+    });
+    const clock = fixedClock();
+    const client = new RegistryClient({
+      http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
+      clock,
+      credentials: async () => undefined,
+    });
+    return { reg, events, uc: contextFor(client, { registry: reg.host, repository: 'team/app' }) };
+  };
+  const blob = Buffer.from('{"config":"early"}');
+
+  it('a blob to send: its read began before the POST was answered', async () => {
+    const { reg, events, uc } = await setup(202);
+    try {
+      const action = await pushBlob(uc, sha(blob), blob.length, async (s, e) => {
+        events.push('read');
+        return Readable.from([blob.subarray(s, e)]);
+      });
+      expect(action).toBe('pushed');
+      expect(events).toEqual(['read', 'POST answered', 'PUT']);
+    } finally {
+      await reg.close();
+    }
+  });
+
+  it('a blob the registry has: the early read is dropped (destroyed), nothing is sent', async () => {
+    const { reg, events, uc } = await setup(201);
+    try {
+      const body = Readable.from([blob]);
+      const action = await pushBlob(uc, sha(blob), blob.length, async () => {
+        events.push('read');
+        return body;
+      });
+      expect(action).toBe('skipped');
+      await new Promise((r) => setImmediate(r));
+      expect(body.destroyed).toBe(true);
+      expect(events).toEqual(['read', 'POST answered']);
     } finally {
       await reg.close();
     }
