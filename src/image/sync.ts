@@ -262,7 +262,11 @@ class BatchedKnownBlobs extends KnownBlobs {
     super('');
   }
 
+  /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
   override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    for (const e of this.pending.values())
+      if (e.registry === registry && e.repository !== except && e.digests.has(digest))
+        return Promise.resolve(e.repository);
     return this.inner.repositoryWith(registry, digest, except);
   }
 

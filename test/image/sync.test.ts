@@ -287,6 +287,33 @@ ${extra}`;
     expect(r.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
   });
 
+  it('a second mapping into the same registry mounts the blobs the first one sent in this run', async () => {
+    const f = file(
+      'two.yaml',
+      `sync:
+  - source: ${S}/base/node
+    destination: ${D}/mirror/first
+    tags: {include: ['^seed']}
+  - source: ${S}/base/node
+    destination: ${D}/mirror/second
+    tags: {include: ['^seed']}
+`,
+    );
+    const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f, '--concurrency', '1'], {
+      env: w.withCredentialsFor([S, D]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0 });
+    // Three images of a config and a layer each: six blobs read from the source, once.
+    const reads = r.stderr.match(/^\[debug\] > GET \S+\/blobs\/sha256:\S+/gm) ?? [];
+    expect(reads).toHaveLength(6);
+    expect(new Set(reads).size).toBe(6);
+    const mounts = r.stderr.match(/^\[debug\] > POST \S+\/mirror\/second\/blobs\/uploads\/\S*/gm) ?? [];
+    expect(mounts).toHaveLength(6);
+    for (const m of mounts) expect(m).toContain('from=mirror%2Ffirst');
+    expect(r.stderr).not.toMatch(/> PUT \S+\/mirror\/second\/blobs\/uploads/);
+  });
+
   it('the plan overlaps the tag lists and manifest reads of several mappings, never more than --concurrency', async () => {
     ensureBuilt();
     // A distant source: each tag list and manifest read answered 150 ms late.
