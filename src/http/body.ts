@@ -1,6 +1,6 @@
 // Reading an answer's body into memory, always with a cap: past it, reading stops and the
 // connection is dropped, so a hostile or broken server cannot grow the process.
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 
 /**
  * JSON documents: 16 MiB. The largest one hubctl reads is a registry's tag list, which distribution
@@ -117,4 +117,74 @@ export function watchProgress(
   });
   body.pipe(out);
   return out;
+}
+
+/** What a tap sees: every chunk as it passes, then, at the end, a chance to fail the stream. */
+export interface Tap {
+  chunk(chunk: Buffer): void;
+  /** Called once the source has ended, before the relay ends: an Error fails the relay instead. */
+  end?(): Error | undefined;
+}
+
+/**
+ * A body passed on in one hop: a Readable over the source's public events (`data` pushed on, with
+ * backpressure: pause when full, resume when read), whose taps see each chunk on its way (a hash, a
+ * byte count) and may fail it at the end (a digest that does not match). Taps added to a relay
+ * share its one hop: a blob read from one registry and sent to another crosses one stream between
+ * undici's two, not one per purpose. Its source's errors are mapped by `mapError` (plain sentences);
+ * destroying the relay destroys the source. Nothing is read before the relay's reader asks, so a
+ * tap added before then sees every byte.
+ */
+export class Relay extends Readable {
+  private readonly taps: Tap[] = [];
+  /** Whether the relay's reader has asked for bytes (the source is being read). */
+  started = false;
+
+  constructor(
+    private readonly source: Readable,
+    mapError: (err: unknown) => Error = (err) => err as Error,
+  ) {
+    super();
+    source.once('end', () => {
+      for (const t of this.taps) {
+        const err = t.end?.();
+        if (err) {
+          this.destroy(err);
+          return;
+        }
+      }
+      this.push(null);
+    });
+    source.once('error', (err) => this.destroy(mapError(err)));
+  }
+
+  /** Adds a tap; only before the relay is first read (a tap added later would miss bytes). */
+  tap(tap: Tap): this {
+    if (this.started) throw new Error('Relay.tap: the relay is already being read');
+    this.taps.push(tap);
+    return this;
+  }
+
+  override _read(): void {
+    if (!this.started) {
+      this.started = true;
+      const { taps, source } = this;
+      source.on('data', (chunk: Buffer) => {
+        for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+        if (!this.push(chunk)) source.pause();
+      });
+    }
+    this.source.resume();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.source.destroy();
+    cb(err);
+  }
+}
+
+/** `body` with `tap` on it: the same relay when `body` is one not yet read, else a relay over it. */
+export function tapped(body: Readable, tap: Tap): Readable {
+  const relay = body instanceof Relay && !body.started ? body : new Relay(body);
+  return relay.tap(tap);
 }

@@ -2,9 +2,9 @@
 // cap (../body.ts) and a deadline; a read (GET/HEAD) whose body is cut or stalls is sent again
 // through the whole stack (the retrier decides). A body handed out as a stream (a blob) fails with
 // the same plain sentence as any read.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { UnexpectedAnswerError } from '../../errors.js';
-import { BodyTooLargeError, MAX_JSON_BYTES, readCapped } from '../body.js';
+import { BodyTooLargeError, MAX_JSON_BYTES, Relay, readCapped } from '../body.js';
 import { type AnswerBody, type Outgoing, prefix, type Send } from './exchange.js';
 import { networkFailure } from './failure.js';
 import { isDroppedConnection, type Retrier } from './retry.js';
@@ -77,25 +77,9 @@ export async function respond(send: Send, req: Outgoing, retrier: Retrier): Prom
 
 /**
  * The body as a stream of its own whose network failures are NetworkErrors (their cause kept), in
- * the same plain sentence as any read: a Readable over the body's public events, with backpressure
- * (pause when full, resume when read). Destroying it destroys the body, which ends the request.
+ * the same plain sentence as any read: one Relay (../body.ts), which the blob's readers tap (its
+ * hash, its byte count) rather than each adding a stream. Destroying it ends the request.
  */
 function withPlainErrors(body: AnswerBody, toPlain: (err: unknown) => Error): Readable {
-  const out = new Readable({
-    read() {
-      body.resume();
-    },
-    destroy(err, cb) {
-      body.destroy();
-      cb(err);
-    },
-  });
-  body.on('data', (chunk: Buffer) => {
-    if (!out.push(chunk)) body.pause();
-  });
-  body.once('end', () => out.push(null));
-  body.once('error', (err) => {
-    out.destroy(isDroppedConnection(err) ? toPlain(err) : err);
-  });
-  return out;
+  return new Relay(body, (err) => (isDroppedConnection(err) ? toPlain(err) : (err as Error)));
 }

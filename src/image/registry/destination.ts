@@ -4,9 +4,10 @@
 // cheaply (another registry) is sent in one request and verified while it streams.
 
 import { createHash } from 'node:crypto';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
 import { IntegrityError, NetworkError, NotFoundError, ValidationError } from '../../errors.js';
+import { tapped } from '../../http/body.js';
 import { type Descriptor, OCI_INDEX } from '../../oci/media-types.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import { formatReference, type ImageReference } from '../../ref/reference.js';
@@ -173,27 +174,25 @@ export class RegistryDestination implements ImageDestination {
   }
 }
 
-/** Fails the stream (and so the upload) when the bytes do not hash to the digest. */
+/**
+ * Fails the stream (and so the upload) when the bytes do not hash to the digest: a tap on the
+ * body's one relay (http/body.ts), hashed in the same callback that passes each chunk on.
+ */
 function verified(body: Readable, d: Descriptor): Readable {
   const hash = createHash('sha256');
   let n = 0;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
+  return tapped(body, {
+    chunk(chunk) {
       hash.update(chunk);
       n += chunk.length;
-      cb(null, chunk);
     },
-    flush(cb) {
+    end() {
       const actual = `sha256:${hash.digest('hex')}`;
       if (n !== d.size || actual !== d.digest)
-        cb(
-          new IntegrityError(
-            `blob ${d.digest} from the source does not match its digest (got ${actual}, ${n} bytes)`,
-          ),
+        return new IntegrityError(
+          `blob ${d.digest} from the source does not match its digest (got ${actual}, ${n} bytes)`,
         );
-      else cb();
+      return undefined;
     },
   });
-  body.on('error', (err) => t.destroy(err));
-  return body.pipe(t);
 }

@@ -4,9 +4,10 @@
 // starts a new upload when the registry dropped it); chunk offsets are saved under the state
 // directory so that the next run continues an upload this process could not finish.
 
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { RegistryClient } from '../../api/registry/client.js';
 import { ApiError, AuthError, HubctlError, IntegrityError, NetworkError } from '../../errors.js';
+import { tapped } from '../../http/body.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { asNetworkError } from '../verified-write.js';
@@ -64,17 +65,15 @@ export function isRetryable(err: unknown): boolean {
   );
 }
 
+/** Counts what passes, as a tap on the body's relay (http/body.ts): no stream of its own. */
 function metered(body: Readable, onBytes: (n: number) => void): Readable {
   let n = 0;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
+  return tapped(body, {
+    chunk(chunk) {
       n += chunk.length;
       onBytes(n);
-      cb(null, chunk);
     },
   });
-  body.on('error', (err) => t.destroy(err));
-  return body.pipe(t);
 }
 
 /**
