@@ -28,11 +28,12 @@ export interface PlaceDeps {
   monolithicMax?: number;
   chunkSize?: number;
   /**
-   * Fewer requests per blob (image sync, whose plan has read each manifest): no HEAD before a
-   * registry source's GET, and destination blobs up to this size probed by a mount POST instead of
-   * a HEAD (registry/upload.ts).
+   * Destination blobs up to this size probed by a mount POST instead of a HEAD (registry/upload.ts;
+   * image sync, whose plan has read each manifest).
    */
   probeByMountMax?: number;
+  /** False: no HEAD before a registry source's blob GET (image sync; pull and copy keep it). */
+  headBeforeGet?: boolean;
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */
   notice?: (line: string) => void;
@@ -51,7 +52,7 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
     case 'registry': {
       const { RegistrySource } = await import('./registry/source.js');
       const client = await deps.registry();
-      const headFirst = deps.probeByMountMax === undefined;
+      const headFirst = deps.headBeforeGet !== false;
       const origin = new RegistrySource(client, place.ref, deps.known, headFirst);
       const mirror = await deps.mirrorFor?.(place.ref.registry);
       if (!mirror) return origin;

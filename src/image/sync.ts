@@ -294,7 +294,13 @@ export async function sync(
     ...deps,
     once: new BlobsOnce(),
     // The plan has read each manifest: fewer requests per blob (places.ts).
-    places: { ...deps.places, probeByMountMax: PROBE_BY_MOUNT_MAX, ...(known ? { known } : {}) },
+    places: {
+      ...deps.places,
+      probeByMountMax: PROBE_BY_MOUNT_MAX,
+      // A blob's 404 comes from its GET as well as from a HEAD.
+      headBeforeGet: false,
+      ...(known ? { known } : {}),
+    },
   };
   try {
     return await syncAll(mappings, batched, opts);
