@@ -314,6 +314,32 @@ ${extra}`;
     expect(r.stderr).not.toMatch(/> PUT \S+\/mirror\/second\/blobs\/uploads/);
   });
 
+  it("the plan asks the destination itself, not a mirror set for the destination's host", async () => {
+    // The source registry serves as D's mirror, and holds the image under the destination's path:
+    // read through the mirror, the tag would look already there.
+    const dir = { env: w.withCredentialsFor([S, D]) };
+    const there = { registry: S, repository: 'mirror/viamirror' };
+    const m = await client.getManifest({ registry: S, repository: 'base/node' }, '22.1.0');
+    const parsed = JSON.parse(m.bytes.toString()) as {
+      config: { digest: string };
+      layers: { digest: string }[];
+    };
+    for (const d of [parsed.config.digest, ...parsed.layers.map((l) => l.digest)])
+      expect((await client.startUpload(there, { digest: d, from: 'base/node' })).mounted).toBe(true);
+    await client.putManifest(there, '22.1.0', m.bytes, m.mediaType);
+    expect((await w.run(['config', 'set', `registry.${D}.mirror`, `http://${S}`], dir)).code).toBe(0);
+    const f = file(
+      'viamirror.yaml',
+      `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/viamirror\n    tags: {include: ['^22\\.1\\.0$']}\n`,
+    );
+    const r = await w.run(['--json', 'image', 'sync', '-f', f], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 1, already: 0, failed: 0 });
+    expect((await client.getManifest({ registry: D, repository: 'mirror/viamirror' }, '22.1.0')).digest).toBe(
+      m.digest,
+    );
+  });
+
   it('the plan overlaps the tag lists and manifest reads of several mappings, never more than --concurrency', async () => {
     ensureBuilt();
     // A distant source: each tag list and manifest read answered 150 ms late.
