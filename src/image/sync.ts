@@ -188,16 +188,27 @@ async function planTag(
   };
   try {
     const choice = choiceOf(m);
-    // The two ends are asked at once: one round trip, not two, before the tag is planned.
-    const [digest, there] = await Promise.all([
+    const client = await deps.places.registry();
+    const read = () =>
       choice.kind === 'all'
         ? src.resolve().then((d) => d.digest)
-        : selectImages(src, choice).then((sel) => sel.top.digest),
+        : selectImages(src, choice).then((sel) => sel.top.digest);
+    // A tag the destination lists is likely there already: the source is asked with a HEAD (no
+    // body, and no pull counted by a registry that counts GETs), and read only when the digests
+    // differ. Not when platforms are chosen (the digest compared is the selection's), nor with a
+    // mirror set for the source (the HEAD would go to the registry the mirror stands in for).
+    const headFirst =
+      choice.kind === 'all' &&
+      listed?.has(tag) === true &&
+      (await deps.places.mirrorFor?.(m.source.registry)) === undefined;
+    // The two ends are asked at once: one round trip, not two, before the tag is planned.
+    let [digest, there] = await Promise.all([
+      headFirst ? digestAt(client, m.source, tag) : read(),
       // A tag the destination's list does not name is not there.
-      listed && !listed.has(tag)
-        ? undefined
-        : deps.places.registry().then((client) => digestAt(client, m.destination, tag)),
+      listed && !listed.has(tag) ? undefined : digestAt(client, m.destination, tag),
     ]);
+    // Not there, or changed (or gone) at the source: the manifest is read.
+    if (digest === undefined || (headFirst && digest !== there)) digest = await read();
     item.digest = digest;
     if (there !== digest) return await copy();
     if (m.referrers && src.referrers) {

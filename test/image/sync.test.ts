@@ -244,11 +244,23 @@ ${extra}`;
     expect(first.seen.length - 4 - first.tokens).toBe(5 * N + 3);
     expect(first.tokens).toBeLessThanOrEqual(3);
 
-    // Again: each tag is listed at the destination, so asked there (a HEAD), and found.
+    // Again: each tag is listed at the destination, so asked at both ends with a HEAD (no
+    // manifest is read: a registry that counts pulls by GETs counts none), and found.
     const second = await runCounted();
     expect(second.report).toMatchObject({ copied: 0, already: N, failed: 0 });
     expect(second.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(N);
+    expect(second.count('HEAD S/v2/base/many/manifests/TAG')).toBe(N);
+    expect(second.count('GET S/v2/base/many/manifests/TAG')).toBe(0);
     expect(second.seen.length - 4 - second.tokens).toBe(2 * N);
+
+    // A tag moved at the source: its HEAD differs, so it alone is read (GET) and copied.
+    const moved = await client.getManifest(repo, '1.1');
+    await client.putManifest(repo, '1.0', moved.bytes, moved.mediaType);
+    const third = await runCounted();
+    expect(third.report).toMatchObject({ copied: 1, already: N - 1, failed: 0 });
+    expect(third.report.items.find((i: { tag: string }) => i.tag === '1.0').digest).toBe(moved.digest);
+    expect(third.count('GET S/v2/base/many/manifests/TAG')).toBe(1);
+    expect(third.count('HEAD S/v2/base/many/manifests/TAG')).toBe(N);
 
     // Under new names, the same images: copied by their manifests alone (every blob is there).
     const renamed = file(
@@ -259,13 +271,13 @@ ${extra}`;
       const m = await client.getManifest(repo, `1.${i}`);
       await client.putManifest(repo, `2.${i}`, m.bytes, m.mediaType);
     }
-    const third = await w.run(['--debug', '--json', 'image', 'sync', '-f', renamed], own);
-    expect(JSON.parse(third.stdout)).toMatchObject({ copied: N, already: N, bytes: 0, failed: 0 });
-    expect(third.stderr).not.toMatch(/> HEAD http:\/\/[^ ]+\/blobs\/sha256/);
-    expect(third.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
+    const fourth = await w.run(['--debug', '--json', 'image', 'sync', '-f', renamed], own);
+    expect(JSON.parse(fourth.stdout)).toMatchObject({ copied: N, already: N, bytes: 0, failed: 0 });
+    expect(fourth.stderr).not.toMatch(/> HEAD http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(fourth.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
     // (Each blob's read, begun while its POST was on its way, is dropped when the POST says the
     // repository holds it: at most one GET a blob.)
-    expect((third.stderr.match(/> GET http:\/\/[^ ]+\/blobs\/sha256/g) ?? []).length).toBeLessThanOrEqual(
+    expect((fourth.stderr.match(/> GET http:\/\/[^ ]+\/blobs\/sha256/g) ?? []).length).toBeLessThanOrEqual(
       N + 1,
     );
   });
