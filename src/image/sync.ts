@@ -16,11 +16,11 @@ import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
 import { PlannedSource } from './planned-source.js';
-import { KnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
 import { digestAt, tagsThere } from './sync-destination.js';
 import type { SyncMapping } from './sync-file.js';
+import { BatchedKnownBlobs, KeptSources } from './sync-run-state.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
 
@@ -94,7 +94,7 @@ interface Planned {
   mapping: SyncMapping;
   item: SyncItem;
   /**
-   * The source the plan resolved, kept for the copy while `KEEP_PLANNED_BYTES` allows: the copy
+   * The source the plan resolved, kept for the copy while `KEEP_PLANNED_BYTES` (sync-run-state.ts) allows: the copy
    * writes the manifest planned (its digest is the plan's) without asking the registry for it again.
    */
   source?: ImageSource;
@@ -109,35 +109,6 @@ export const PROBE_BY_MOUNT_MAX = 64 * 1024;
 
 /** Bytes of one tag's child manifests and configs the plan keeps for its copy (planned-source.ts). */
 const PLANNED_MEMORY = 1024 * 1024;
-
-/** Bytes of manifests (and configs) the plan keeps for the copy, across all mappings; past it, the copy asks again. */
-export const KEEP_PLANNED_BYTES = 32 * 1024 * 1024;
-
-/** The sources the plan keeps open for the copy, within `KEEP_PLANNED_BYTES` of what they read. */
-class KeptSources {
-  private left = KEEP_PLANNED_BYTES;
-  private readonly open = new Set<ImageSource>();
-
-  /** Keeps `source` when what it read (`size` bytes) fits. */
-  keep(source: ImageSource, size: number): boolean {
-    if (size > this.left) return false;
-    this.left -= size;
-    this.open.add(source);
-    return true;
-  }
-
-  /** Hands a kept source over to the copy, which closes it. */
-  take(source: ImageSource): ImageSource {
-    this.open.delete(source);
-    return source;
-  }
-
-  async closeAll(): Promise<void> {
-    const open = [...this.open];
-    this.open.clear();
-    await Promise.all(open.map((s) => s.close().catch(() => undefined)));
-  }
-}
 
 /** The tags of one mapping after its filters, and how many the filters left out. */
 async function tagsOf(
@@ -257,42 +228,6 @@ async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions, kept: Kept
   item.digest = result.digest;
   item.bytes = result.blobs.filter((b) => b.action !== 'skipped').reduce((n, b) => n + b.size, 0);
   if (result.referrers) item.referrers = result.referrers.length;
-}
-
-/**
- * Known blobs remembered once at the end of a sync, not once per tag: each remember is a locked
- * read-modify-write of one file, and eight tags at once queued on that lock.
- */
-class BatchedKnownBlobs extends KnownBlobs {
-  private readonly pending = new Map<
-    string,
-    { registry: string; repository: string; digests: Set<string> }
-  >();
-
-  constructor(private readonly inner: KnownBlobs) {
-    super('');
-  }
-
-  /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
-  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
-    for (const e of this.pending.values())
-      if (e.registry === registry && e.repository !== except && e.digests.has(digest))
-        return Promise.resolve(e.repository);
-    return this.inner.repositoryWith(registry, digest, except);
-  }
-
-  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
-    const key = `${registry} ${repository}`;
-    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
-    for (const d of digests) entry.digests.add(d);
-    this.pending.set(key, entry);
-  }
-
-  async flush(): Promise<void> {
-    for (const { registry, repository, digests } of this.pending.values())
-      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
-    this.pending.clear();
-  }
 }
 
 export async function sync(
