@@ -485,7 +485,7 @@ export class Replayer {
   /**
    * The record (byte-keys.ts) of the request of the event the reader has just read, found by the
    * bytes it is read from (the protocol and resource, or the HTTP request's method, host, port and
-   * path), decided now when new; -1 for a key too long to keep so.
+   * path), decided now when new; -1 for a key too long to keep so (or a range not read).
    */
   private recordRead(action: string, rec: ReplayEvent): number {
     const f = this.fields;
@@ -506,14 +506,16 @@ export class Replayer {
       c = f.spanField(SPAN.port);
       d = f.spanField(SPAN.path);
     }
+    // (actionOf found each of them: never so, but a range not read is no key)
+    if (a < 0 || b < 0 || (tag === 2 && (c < 0 || d < 0))) return -1;
     const s0 = f.start(a);
     const e0 = f.end(a);
     const s1 = f.start(b);
     const e1 = f.end(b);
-    const s2 = c < 0 ? 0 : f.start(c);
-    const e2 = c < 0 ? 0 : f.end(c);
-    const s3 = d < 0 ? 0 : f.start(d);
-    const e3 = d < 0 ? 0 : f.end(d);
+    const s2 = tag === 1 ? 0 : f.start(c);
+    const e2 = tag === 1 ? 0 : f.end(c);
+    const s3 = tag === 1 ? 0 : f.start(d);
+    const e3 = tag === 1 ? 0 : f.end(d);
     if (e0 - s0 + (e1 - s1) + (e2 - s2) + (e3 - s3) > MAX_KEY_BYTES) return -1;
     const keys = this.keys;
     const bytes = f.bytes;
