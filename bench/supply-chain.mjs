@@ -10,17 +10,24 @@
 //              repository, --concurrency 8 against --concurrency 1. Goal: ≥ 4× faster. The two
 //              registries' CPU during each run is read from /proc: with the client's, the CPU a
 //              sync takes, which no concurrency can spread over more than the machine's cores.
+//              Then the same through a delaying TCP proxy (bench/delay-proxy.mjs, a child process
+//              whose CPU is printed apart): --rtt MS round trips to both registries and their
+//              token service (default 20; 0 skips it), with token auth as distant registries
+//              have it, which is what concurrency is for. The loopback figure is the goal's.
+//              --base DIR times another build (DIR/bin/hubctl.js) too, alternating with this one.
 //   referrers: hubctl image copy --referrers of an image with 3 referrers (an SBOM, a signature,
 //              a signature of the SBOM) against the same copy without them. Goal: ≤ 1.2×.
 // Runs alternate between the two sides; medians are printed. Figures are noisy on a shared
 // machine: run it alone (`flock /tmp/bench.lock node bench/supply-chain.mjs`).
 //
 //   npm run build && node bench/supply-chain.mjs [--runs 5] [--layers 4] [--layer-size 32M] [--only copy,sync,referrers]
+//     [--rtt 20] [--base DIR]
 //   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run.
 
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,7 +39,7 @@ const MiB = 1024 * 1024;
 const GOALS = { copyCpu: 0.5, syncSpeedup: 4, referrers: 1.2 };
 
 const args = (() => {
-  const a = { runs: 5, layers: 4, layerSize: 32 * MiB, only: undefined };
+  const a = { runs: 5, layers: 4, layerSize: 32 * MiB, only: undefined, rtt: 20, base: undefined };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -42,6 +49,8 @@ const args = (() => {
     else if (k === '--layer-size')
       a.layerSize = Number(/^(\d+)M$/i.exec(v)?.[1] ?? v) * (/M$/i.test(v) ? MiB : 1);
     else if (k === '--only') a.only = new Set(v.split(','));
+    else if (k === '--rtt') a.rtt = Number(v);
+    else if (k === '--base') a.base = v;
     else throw new Error(`unknown argument ${k}`);
   }
   return a;
@@ -65,9 +74,15 @@ async function freePort() {
   });
 }
 
-async function startRegistry(name) {
+/**
+ * A registry on loopback. `dataOf` serves the storage of the registry of that name (a second
+ * process on the same files); `auth` asks for tokens from `auth.realm`, signed by `auth.cert`'s key.
+ */
+async function startRegistry(name, { dataOf, auth } = {}) {
   const dir = join(work, name);
-  mkdirSync(join(dir, 'data'), { recursive: true });
+  const data = join(work, dataOf ?? name, 'data');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(data, { recursive: true });
   const port = await freePort();
   const config = join(dir, 'config.yml');
   writeFileSync(
@@ -78,12 +93,22 @@ async function startRegistry(name) {
       '  level: error',
       'storage:',
       '  filesystem:',
-      `    rootdirectory: ${JSON.stringify(join(dir, 'data'))}`,
+      `    rootdirectory: ${JSON.stringify(data)}`,
       '  maintenance:',
       '    uploadpurging:',
       '      enabled: false',
       'http:',
       `  addr: 127.0.0.1:${port}`,
+      ...(auth
+        ? [
+            'auth:',
+            '  token:',
+            `    realm: ${JSON.stringify(auth.realm)}`,
+            `    service: ${TOKEN.service}`,
+            `    issuer: ${TOKEN.issuer}`,
+            `    rootcertbundle: ${JSON.stringify(auth.cert)}`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );
@@ -91,7 +116,7 @@ async function startRegistry(name) {
   const child = spawn('docker-registry', ['serve', config], { env, stdio: 'ignore' });
   for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/v2/`)).status === 200) break;
+      if ([200, 401].includes((await fetch(`http://127.0.0.1:${port}/v2/`)).status)) break;
     } catch {
       // not yet
     }
@@ -101,19 +126,96 @@ async function startRegistry(name) {
     host: `127.0.0.1:${port}`,
     url: `http://127.0.0.1:${port}`,
     /** Seconds of CPU (user + sys) the registry has used; NaN without /proc. */
-    cpu: () => {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return Number.NaN;
-      }
-    },
+    cpu: () => cpuOf(child.pid),
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+const TOKEN = {
+  user: 'bench',
+  password: 'bench-password',
+  service: 'bench-registry',
+  issuer: 'bench-issuer',
+};
+
+/**
+ * A token service for registries with auth (as bench/registry.mjs's): ES256 JWTs for `bench`, an
+ * EC key and certificate made by openssl. Runs in this process (its CPU is no client's).
+ */
+async function startTokenServer() {
+  const keyPath = join(work, 'token.key');
+  const cert = join(work, 'token.crt');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      keyPath,
+    ].concat(['-out', cert, '-days', '30', '-subj', '/CN=bench']),
+    { stdio: 'ignore' },
+  );
+  const key = createPrivateKey(readFileSync(keyPath, 'utf8'));
+  const der = readFileSync(cert, 'utf8')
+    .replace(/-----[^-]+-----/g, '')
+    .replace(/\s+/g, '');
+  const b64url = (x) => Buffer.from(x).toString('base64url');
+  const basic = `Basic ${Buffer.from(`${TOKEN.user}:${TOKEN.password}`).toString('base64')}`;
+  const server = createHttpServer((req, res) => {
+    if (req.headers.authorization !== basic) {
+      res.writeHead(401);
+      return res.end();
+    }
+    const url = new URL(req.url, 'http://x');
+    const access = url.searchParams.getAll('scope').map((scope) => {
+      const [type, name, actions] = scope.split(':');
+      return { type, name, actions: actions.split(',') };
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'ES256', x5c: [der] }));
+    const claims = b64url(
+      JSON.stringify({
+        iss: TOKEN.issuer,
+        sub: TOKEN.user,
+        aud: TOKEN.service,
+        exp: now + 600,
+        nbf: now - 10,
+        iat: now,
+        jti: randomBytes(8).toString('hex'),
+        access,
+      }),
+    );
+    const sig = sign('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' });
+    const token = `${header}.${claims}.${b64url(sig)}`;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ token, access_token: token, expires_in: 600 }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    host: `127.0.0.1:${server.address().port}`,
+    cert,
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** A docker config that gives hubctl the token service's user for `hosts`; its DOCKER_CONFIG. */
+function dockerConfigFor(hosts) {
+  const dir = join(work, `docker-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dir, { recursive: true });
+  const auth = Buffer.from(`${TOKEN.user}:${TOKEN.password}`).toString('base64');
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ auths: Object.fromEntries(hosts.map((h) => [h, { auth }])) }),
+  );
+  return dir;
 }
 
 /** Uploads a blob monolithically (no auth on the bench registries). */
@@ -232,12 +334,45 @@ const freshEnv = () => {
     NODE_EXTRA_CA_CERTS: undefined,
   };
 };
-const hubctl = (argv) =>
+const hubctl = (argv, bin = BIN, env = {}) =>
   timed(
     process.execPath,
-    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, '--quiet', ...argv],
-    freshEnv(),
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), bin, '--quiet', ...argv],
+    { ...freshEnv(), ...env },
   );
+
+/** The delaying proxy (delay-proxy.mjs) in a child process: one port per target (host:port). */
+async function startDelayProxy(rtt, targets) {
+  const child = spawn(process.execPath, [join(repoRoot, 'bench/delay-proxy.mjs'), String(rtt), ...targets], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ports = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
+    });
+    child.once('exit', (code) => reject(new Error(`delay-proxy exited with ${code}`)));
+  });
+  return {
+    hosts: ports.map((p) => `127.0.0.1:${p}`),
+    cpu: () => cpuOf(child.pid),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Seconds of CPU (user + sys) process `pid` has used; NaN without /proc. */
+function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 const started = Date.now();
 const a = await startRegistry('a');
@@ -301,45 +436,98 @@ try {
       size: layer.length,
     };
     for (let i = 0; i < 100; i++) await pushManifestFor(a, 'bench/tags', `1.0.${i}`, [shared], String(i));
-    const res = { 1: [], 8: [] };
-    const registriesCpu = () => a.cpu() + b.cpu();
-    const warmUp = join(work, 'sync-warm-up.yaml');
-    writeFileSync(
-      warmUp,
-      `sync:\n  - source: ${a.host}/bench/tags\n    destination: ${b.host}/sync-warm-up\n`,
-    );
-    await hubctl(['image', 'sync', '-f', warmUp, '--concurrency', '8']);
-    for (let i = 0; i < Math.max(3, Math.ceil(args.runs / 2)); i++) {
-      for (const c of i % 2 ? [8, 1] : [1, 8]) {
-        const file = join(work, `sync-${c}-${i}.yaml`);
+    // The builds timed: this one, and with --base DIR that one too, alternating (an A/B under one load).
+    const builds = [{ name: 'this build', bin: BIN }];
+    if (args.base) builds.push({ name: `base (${args.base})`, bin: join(args.base, 'bin/hubctl.js') });
+    let n = 0;
+    /** c=1 against c=8 from `src` to `dst` (hosts), each run into a new repository; medians. */
+    const syncFigures = async (label, src, dst, { registriesCpu, extraCpu = () => 0, env = {} }) => {
+      const res = new Map(builds.map((b) => [b, { 1: [], 8: [] }]));
+      for (const build of builds) {
+        const warmUp = join(work, `sync-warm-up-${++n}.yaml`);
         writeFileSync(
-          file,
-          `sync:\n  - source: ${a.host}/bench/tags\n    destination: ${b.host}/sync-c${c}/run${i}\n`,
+          warmUp,
+          `sync:\n  - source: ${src}/bench/tags\n    destination: ${dst}/sync-warm-up${n}\n`,
         );
-        const before = registriesCpu();
-        const r = await hubctl(['image', 'sync', '-f', file, '--concurrency', String(c)]);
-        r.registries = registriesCpu() - before;
-        res[c].push(r);
-        console.error(
-          `sync --concurrency ${c} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu, registries ${r.registries.toFixed(2)} s cpu`,
-        );
+        await hubctl(['image', 'sync', '-f', warmUp, '--concurrency', '8'], build.bin, env);
+      }
+      for (let i = 0; i < Math.max(3, Math.ceil(args.runs / 2)); i++) {
+        for (const build of i % 2 ? [...builds].reverse() : builds) {
+          for (const c of i % 2 ? [8, 1] : [1, 8]) {
+            const file = join(work, `sync-${++n}.yaml`);
+            writeFileSync(file, `sync:\n  - source: ${src}/bench/tags\n    destination: ${dst}/sync-${n}\n`);
+            const before = registriesCpu();
+            const proxyBefore = extraCpu();
+            const r = await hubctl(['image', 'sync', '-f', file, '--concurrency', String(c)], build.bin, env);
+            r.registries = registriesCpu() - before;
+            r.proxy = extraCpu() - proxyBefore;
+            res.get(build)[c].push(r);
+            console.error(
+              `sync ${label}${builds.length > 1 ? `, ${build.name}` : ''}, --concurrency ${c} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu, registries ${r.registries.toFixed(2)} s cpu`,
+            );
+          }
+        }
+      }
+      return builds.map((build) => {
+        const runsOf = res.get(build);
+        const med = (c, k) => median(runsOf[c].map((r) => r[k]));
+        return {
+          build,
+          w1: med(1, 'wall'),
+          w8: med(8, 'wall'),
+          one: { client: med(1, 'cpu'), registries: med(1, 'registries'), proxy: med(1, 'proxy') },
+          eight: { client: med(8, 'cpu'), registries: med(8, 'registries'), proxy: med(8, 'proxy') },
+        };
+      });
+    };
+    const cores = availableParallelism();
+    const named = (f) => (builds.length > 1 ? ` [${f.build.name}]` : '');
+
+    // Loopback: the goal's figure.
+    for (const f of await syncFigures('loopback', a.host, b.host, {
+      registriesCpu: () => a.cpu() + b.cpu(),
+    })) {
+      const speedup = f.w1 / f.w8;
+      const floor = (f.eight.client + f.eight.registries) / cores;
+      lines.push(
+        `sync of 100 small tags${named(f)}: --concurrency 1 ${f.w1.toFixed(2)} s, --concurrency 8 ${f.w8.toFixed(2)} s = ${speedup.toFixed(2)}× faster (goal ≥ ${GOALS.syncSpeedup}×: ${speedup >= GOALS.syncSpeedup ? 'met' : 'NOT met'})`,
+        `  CPU at --concurrency 1: client ${f.one.client.toFixed(2)} s + registries ${f.one.registries.toFixed(2)} s in ${f.w1.toFixed(2)} s of wall time`,
+        `  CPU at --concurrency 8: client ${f.eight.client.toFixed(2)} s + registries ${f.eight.registries.toFixed(2)} s over ${cores} cores: no run takes under ${floor.toFixed(2)} s, so ${(f.w1 / floor).toFixed(2)}× is the most this machine allows against this --concurrency 1`,
+      );
+    }
+
+    // The same through a delaying proxy: what concurrency is for (distant registries).
+    // With token auth, as distant registries have it: a second pair of registries on the same
+    // storage that ask for tokens, the token service and both registries behind the proxy.
+    if (args.rtt > 0) {
+      const stops = [];
+      try {
+        const tokens = await startTokenServer();
+        stops.push(tokens.stop);
+        const tokenProxy = await startDelayProxy(args.rtt, [tokens.host]);
+        stops.push(tokenProxy.stop);
+        const auth = { realm: `http://${tokenProxy.hosts[0]}/token`, cert: tokens.cert };
+        const a2 = await startRegistry('a-auth', { dataOf: 'a', auth });
+        stops.push(a2.stop);
+        const b2 = await startRegistry('b-auth', { dataOf: 'b', auth });
+        stops.push(b2.stop);
+        const proxy = await startDelayProxy(args.rtt, [a2.host, b2.host]);
+        stops.push(proxy.stop);
+        const figures = await syncFigures(`rtt ${args.rtt} ms`, proxy.hosts[0], proxy.hosts[1], {
+          registriesCpu: () => a2.cpu() + b2.cpu(),
+          extraCpu: () => proxy.cpu() + tokenProxy.cpu(),
+          env: { DOCKER_CONFIG: dockerConfigFor(proxy.hosts) },
+        });
+        for (const f of figures) {
+          const speedup = f.w1 / f.w8;
+          lines.push(
+            `  with ${args.rtt} ms round trips to both registries and their token service (a delaying TCP proxy; token auth; models distant registries, not the goal's figure)${named(f)}: --concurrency 1 ${f.w1.toFixed(2)} s, --concurrency 8 ${f.w8.toFixed(2)} s = ${speedup.toFixed(2)}× faster (against the goal's ≥ ${GOALS.syncSpeedup}×: ${speedup >= GOALS.syncSpeedup ? 'met' : 'NOT met'}); CPU at --concurrency 8: client ${f.eight.client.toFixed(2)} s, registries ${f.eight.registries.toFixed(2)} s, proxies ${f.eight.proxy.toFixed(2)} s (not counted as the client's)`,
+          );
+        }
+      } finally {
+        for (const stop of stops.reverse()) await stop();
       }
     }
-    const w1 = median(res[1].map((r) => r.wall));
-    const w8 = median(res[8].map((r) => r.wall));
-    const speedup = w1 / w8;
-    const cpuOf = (c) => ({
-      client: median(res[c].map((r) => r.cpu)),
-      registries: median(res[c].map((r) => r.registries)),
-    });
-    const [one, eight] = [cpuOf(1), cpuOf(8)];
-    const cores = availableParallelism();
-    const floor = (eight.client + eight.registries) / cores;
-    lines.push(
-      `sync of 100 small tags: --concurrency 1 ${w1.toFixed(2)} s, --concurrency 8 ${w8.toFixed(2)} s = ${speedup.toFixed(2)}× faster (goal ≥ ${GOALS.syncSpeedup}×: ${speedup >= GOALS.syncSpeedup ? 'met' : 'NOT met'})`,
-      `  CPU at --concurrency 1: client ${one.client.toFixed(2)} s + registries ${one.registries.toFixed(2)} s in ${w1.toFixed(2)} s of wall time`,
-      `  CPU at --concurrency 8: client ${eight.client.toFixed(2)} s + registries ${eight.registries.toFixed(2)} s over ${cores} cores: no run takes under ${floor.toFixed(2)} s, so ${(w1 / floor).toFixed(2)}× is the most this machine allows against this --concurrency 1`,
-    );
   }
 
   if (runs('referrers')) {

@@ -23,3 +23,27 @@ export async function runPool<T, R>(
   if (failure) throw failure.err;
   return results;
 }
+
+/**
+ * At most `limit` tasks at once across any number of callers, started in the order they asked: one
+ * bound for work that arrives from several places (image sync's tag listings and tag plans).
+ */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active < Math.max(1, this.limit)) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      // The slot passes to the next task waiting, else it is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}

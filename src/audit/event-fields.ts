@@ -6,7 +6,9 @@
 // network_egress.protocol and http_request's method, host, port and path, in either shape, audit-and-mcp.md §1–2), or
 // undefined: the caller then takes the full path. It reads the line's bytes, which must be ASCII (one
 // byte a character: a field is then the text between the same offsets), in one pass in JavaScript
-// (a byte of a Uint8Array is read several times quicker than a character of a string, charCodeAt).
+// (a byte of a Uint8Array is read several times quicker than a character of a string, charCodeAt);
+// strings four bytes at a time (a DataView's word, tested at once for a quote, a backslash and a
+// control character), and the names of the fields read as words of four.
 // It answers only when it is sure, and is undefined for:
 // - a control character in a string, an escape JSON does not have, or any escape in a key of an
 //   object whose fields are read (the top level, payload, network_egress, http_request: an escaped
@@ -39,6 +41,24 @@ export type ReplayEvent = Pick<
 
 /** The fields the reader gives: replay's, and the session and mode `audit summary` filters on. */
 export type EventFields = ReplayEvent & Pick<AuditRecord, 'session' | 'mode'>;
+
+/**
+ * The values whose bytes a caller may read in place (EventFieldReader.spanField): the string fields
+ * of an event. method, host, port and path follow each other (an HTTP request's, in this order).
+ */
+export const SPAN = {
+  resource: 0,
+  user: 1,
+  agent: 2,
+  time: 3,
+  protocol: 4,
+  method: 5,
+  host: 6,
+  port: 7,
+  path: 8,
+} as const;
+
+const EMPTY = new Uint8Array(0);
 
 /** Objects nested deeper than this are left to JSON.parse. */
 const MAX_DEPTH = 64;
@@ -114,12 +134,71 @@ export class EventFieldReader {
     this.present = 0;
     this.escaped = 0;
     this.text = text;
+    this.bytes = bytes;
+    if (viewOf !== bytes) {
+      viewOf = bytes;
+      view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
     let p = this.object(bytes, start, end, TOP, 0);
     if (p < 0) return undefined;
     p = skipSpaces(bytes, p, end);
     if (p !== end) return undefined;
     this.event.load();
     return this.event;
+  }
+
+  /** The bytes of the line read last. */
+  bytes: Uint8Array = EMPTY;
+
+  /**
+   * Where the event's value of `span` (a SPAN) was read from: a field number for start/end, or -1
+   * when the event has none. The same field its getter reads (payload's before the top level's, the
+   * user's name before the e-mail address, created_at before timestamp).
+   */
+  spanField(span: number): number {
+    switch (span) {
+      case SPAN.resource:
+        return this.picked(RESOURCE);
+      case SPAN.user:
+        return this.has(USERNAME) ? USERNAME : this.has(USER_EMAIL) ? USER_EMAIL : -1;
+      case SPAN.agent:
+        return this.picked(AGENT);
+      case SPAN.time:
+        return this.has(CREATED_AT) ? CREATED_AT : this.has(TIMESTAMP) ? TIMESTAMP : -1;
+      case SPAN.protocol: {
+        const egress = this.picked(EGRESS);
+        if (egress < 0) return -1;
+        const f = egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD;
+        return this.has(f) ? f : -1;
+      }
+      default: {
+        // an HTTP request's method, host, port or path (SPAN.method … SPAN.path)
+        const http = this.picked(HTTP);
+        if (http < 0) return -1;
+        const f = METHOD + (span - SPAN.method) + (http === HTTP ? 0 : IN_PAYLOAD);
+        return this.has(f) ? f : -1;
+      }
+    }
+  }
+
+  /** payload's field when read, else the top level's, else -1. */
+  private picked(field: number): number {
+    return this.has(field + IN_PAYLOAD) ? field + IN_PAYLOAD : this.has(field) ? field : -1;
+  }
+
+  /** The first byte of a string field's text as written between its quotes (escapes undecoded). */
+  start(field: number): number {
+    return this.at[field * 2]!;
+  }
+
+  /** The end of a string field's text as written (its closing quote). */
+  end(field: number): number {
+    return this.at[field * 2 + 1]!;
+  }
+
+  /** Whether a string field's text holds an escape (its value is not its bytes). */
+  isEscaped(field: number): boolean {
+    return (this.escaped & (1 << field)) !== 0;
   }
 
   /** The value of a string field read, or undefined. */
@@ -150,7 +229,7 @@ export class EventFieldReader {
       // a key read is recognised by its characters, followed by its closing quote; any other is scanned
       const name = nameAt(b, k, end, kind);
       const field = name < 0 ? -1 : FIELD[name]!;
-      const kEnd = name < 0 ? plainStringEnd(b, k, end) : k + NAME[name]!.length;
+      const kEnd = name < 0 ? plainStringEnd(b, k, end) : k + LENGTH[name]!;
       if (kEnd < 0) return -1;
       p = kEnd + 1;
       if (b[p]! !== COLON) {
@@ -164,7 +243,11 @@ export class EventFieldReader {
         c = b[p]!;
       }
       if (field < 0) {
-        p = skipValue(b, p, end, c, depth);
+        if (c === QUOTE) {
+          // a string (the usual value), passed over as skipValue passes it
+          const e = stringEnd(b, p + 1, end);
+          p = e < 0 ? -1 : e + 1;
+        } else p = skipValue(b, p, end, c, depth);
       } else {
         const bit = 1 << field;
         if ((seen & bit) !== 0) return -1;
@@ -252,6 +335,8 @@ const FIELD_NAMES: readonly (readonly [string, number])[][] = [
 /** The names of all kinds in one list: NAME[i] is field FIELD[i]. */
 const NAME: string[] = [];
 const FIELD: number[] = [];
+/** NAME[i].length. */
+const LENGTH: number[] = [];
 /** The next name of the same kind and first character after NAME[i], or -1. */
 const NEXT: number[] = [];
 /** By kind and first character: 1 + the first name in NAME, or 0. */
@@ -260,11 +345,36 @@ FIELD_NAMES.forEach((names, kindClass) => {
   for (const [name, field] of names) {
     const slot = kindClass * 128 + name.charCodeAt(0);
     NAME.push(name);
+    LENGTH.push(name.length);
     FIELD.push(field);
     NEXT.push(FIRST[slot]! - 1);
     FIRST[slot] = NAME.length;
   }
 });
+
+/**
+ * Each name's bytes as little-endian words of four (every name has four characters or more): the
+ * words at 0, 4, 8, … and, when its length is not a multiple of four, the last four characters.
+ * WORDS[WORD_AT[i] …] are NAME[i]'s.
+ */
+const WORD_AT: number[] = [];
+const WORDS: Int32Array = (() => {
+  const words: number[] = [];
+  for (const name of NAME) {
+    if (name.length < 4) throw new Error(`field name too short: ${name}`);
+    WORD_AT.push(words.length);
+    for (let j = 0; j * 4 < name.length; j++) {
+      const o = Math.min(j * 4, name.length - 4);
+      words.push(
+        name.charCodeAt(o) |
+          (name.charCodeAt(o + 1) << 8) |
+          (name.charCodeAt(o + 2) << 16) |
+          (name.charCodeAt(o + 3) << 24),
+      );
+    }
+  }
+  return Int32Array.from(words);
+})();
 
 /** A field read's index in NAME for the key starting at k, when it is one whose closing quote is before end; else -1. */
 function nameAt(b: Uint8Array, k: number, end: number, kind: number): number {
@@ -273,15 +383,26 @@ function nameAt(b: Uint8Array, k: number, end: number, kind: number): number {
   // kinds: top 0, payload 1, network_egress 2 or 3, http_request 4 or 5
   const kindClass = kind < EGRESS_OBJECT ? kind : (kind >> 1) + 1;
   for (let i = FIRST[kindClass * 128 + c]! - 1; i >= 0; i = NEXT[i]!) {
-    const name = NAME[i]!;
-    const n = name.length;
-    if (k + n < end && b[k + n] === QUOTE && same(b, k, name)) return i;
+    const n = LENGTH[i]!;
+    if (k + n < end && b[k + n] === QUOTE && sameName(k, n, WORD_AT[i]!)) return i;
   }
   return -1;
 }
 
+/** Whether the bytes at k (n of them, before the end of the line) are those of the name whose words start at w. */
+function sameName(k: number, n: number, w: number): boolean {
+  const v = view;
+  for (let o = 0; o < n; o += 4) {
+    if (v.getInt32(o + 4 <= n ? k + o : k + n - 4, true) !== WORDS[w++]) return false;
+  }
+  return true;
+}
+
 /** Set by stringEnd when the string it ended held an escape. */
 let escapes = false;
+/** A view of the bytes being read (those of `viewOf`), for reading them four at a time. */
+let view: DataView = new DataView(new ArrayBuffer(0));
+let viewOf: Uint8Array | null = null;
 
 /**
  * The end (closing quote) of the string whose characters start at p, or -1 when it holds a control
@@ -289,7 +410,24 @@ let escapes = false;
  * escape sets `escapes`.
  */
 function stringEnd(b: Uint8Array, p: number, end: number): number {
-  for (; p < end; p++) {
+  const v = view;
+  // Four bytes x at a time (ASCII: each under 0x80, so no word overflows): the high bit of a byte of
+  // t is set for a byte under 0x20, a quote or a backslash, and the lowest one set is the first such
+  // byte ((y - 0x01…) & ~y has a byte's high bit set where y's byte is 0; borrows only mark bytes above
+  // the first one).
+  for (;;) {
+    while (p + 4 <= end) {
+      const x = v.getInt32(p, true);
+      const q = x ^ 0x22222222;
+      const s = x ^ 0x5c5c5c5c;
+      const t = (((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080;
+      if (t !== 0) {
+        p += (31 - Math.clz32(t & -t)) >> 3;
+        break;
+      }
+      p += 4;
+    }
+    if (p >= end) return -1;
     const c = b[p]!;
     if (c === QUOTE) return p;
     if (c < SPACE) return -1;
@@ -298,8 +436,8 @@ function stringEnd(b: Uint8Array, p: number, end: number): number {
       if (p < 0) return -1;
       escapes = true;
     }
+    p++;
   }
-  return -1;
 }
 
 /** The last character of the escape whose backslash is at p (\" \\ \/ \b \f \n \r \t \uXXXX), or -1. */
@@ -331,12 +469,12 @@ function escapeEnd(b: Uint8Array, p: number, end: number): number {
 
 /** stringEnd for a key of an object whose fields are read: -1 for any backslash too. */
 function plainStringEnd(b: Uint8Array, p: number, end: number): number {
-  for (; p < end; p++) {
-    const c = b[p]!;
-    if (c === QUOTE) return p;
-    if (c < SPACE || c === BACKSLASH) return -1;
-  }
-  return -1;
+  const was = escapes;
+  escapes = false;
+  const e = stringEnd(b, p, end);
+  const escaped = escapes;
+  escapes = was;
+  return escaped ? -1 : e;
 }
 
 /** Whether b holds s at k (the caller has checked that the lengths agree). */
@@ -437,13 +575,8 @@ function digits(b: Uint8Array, p: number, end: number): number {
 
 /** The event of the line a reader read last: its fields as readAuditRecord gives them. */
 class LineEvent implements EventFields {
-  category: string | undefined;
-  actionType: string | undefined;
-  decision: string | undefined;
   /** The resource, once asked for (an HTTP request or a skipped event does not need it); null: not yet. */
   private resourceValue: string | undefined | null = null;
-  networkEgress: { protocol?: string } | undefined;
-  httpRequest: { method?: string; host?: string; port?: string; path?: string } | undefined;
   private readonly egress: { protocol?: string } = {};
   private readonly http: { method?: string; host?: string; port?: string; path?: string } = {};
 
@@ -454,26 +587,43 @@ class LineEvent implements EventFields {
     return this.r.has(field + IN_PAYLOAD) ? field + IN_PAYLOAD : field;
   }
 
+  /** A new line: every value is made when asked for (a caller comparing in place asks for few). */
   load(): void {
-    const r = this.r;
-    this.category = r.string(CATEGORY);
-    this.actionType = r.string(ACTION_TYPE);
-    this.decision = r.string(DECISION);
     this.resourceValue = null;
+  }
+
+  get category(): string | undefined {
+    return this.r.string(CATEGORY);
+  }
+
+  get actionType(): string | undefined {
+    return this.r.string(ACTION_TYPE);
+  }
+
+  get decision(): string | undefined {
+    return this.r.string(DECISION);
+  }
+
+  /** network_egress as read (one object, reused: its values are this line's at each ask). */
+  get networkEgress(): { protocol?: string } | undefined {
+    const r = this.r;
     const egress = this.pick(EGRESS);
-    if (r.has(egress)) {
-      this.egress.protocol = r.string(egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD);
-      this.networkEgress = this.egress;
-    } else this.networkEgress = undefined;
+    if (!r.has(egress)) return undefined;
+    this.egress.protocol = r.string(egress === EGRESS ? PROTOCOL : PROTOCOL + IN_PAYLOAD);
+    return this.egress;
+  }
+
+  /** http_request as read (one object, reused: its values are this line's at each ask). */
+  get httpRequest(): { method?: string; host?: string; port?: string; path?: string } | undefined {
+    const r = this.r;
     const http = this.pick(HTTP);
-    if (r.has(http)) {
-      const o = http === HTTP ? 0 : IN_PAYLOAD;
-      this.http.method = r.string(METHOD + o);
-      this.http.host = r.string(HOST + o);
-      this.http.port = r.string(PORT + o);
-      this.http.path = r.string(PATH + o);
-      this.httpRequest = this.http;
-    } else this.httpRequest = undefined;
+    if (!r.has(http)) return undefined;
+    const o = http === HTTP ? 0 : IN_PAYLOAD;
+    this.http.method = r.string(METHOD + o);
+    this.http.host = r.string(HOST + o);
+    this.http.port = r.string(PORT + o);
+    this.http.path = r.string(PATH + o);
+    return this.http;
   }
 
   get eventType(): string | undefined {

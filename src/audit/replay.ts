@@ -8,7 +8,8 @@
 import { isAscii } from 'node:buffer';
 import { ValidationError } from '../errors.js';
 import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/index.js';
-import { EventFieldReader, type ReplayEvent } from './event-fields.js';
+import { ByteKeys, MAX_KEY_BYTES } from './byte-keys.js';
+import { EventFieldReader, type ReplayEvent, SPAN } from './event-fields.js';
 import { isoMs, isoText } from './iso-time.js';
 import { readAuditRecord } from './record.js';
 
@@ -125,6 +126,8 @@ export const MAX_GROUPS = 100_000;
  * the cache is emptied when full.
  */
 const MAX_CACHE = 200_000;
+/** The bytes the decisions found by bytes may take (their keys: up to MAX_KEY_BYTES each) before it is emptied. */
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
@@ -272,6 +275,16 @@ function level<V>(m: Map<string, Map<string, V>>, key: string): Map<string, V> {
   return inner;
 }
 
+/** A record's numbers (byte-keys.ts): its FLAGS, and its ENTRY's index. */
+const FLAGS = 0;
+const ENTRY = 1;
+/** FLAGS: the baseline's decision (BEFORE: ALLOW, DENY, or 0 for another), CHANGED, UNDECIDED. */
+const ALLOW = 1;
+const DENY = 2;
+const BEFORE = 3;
+const CHANGED = 4;
+const UNDECIDED = 8;
+
 /** One request's decisions, and its groups once an event has needed them. */
 interface Entry {
   before: EvalResult;
@@ -295,6 +308,12 @@ export class Replayer {
    */
   private readonly http = new Map<string, Map<string, Map<string, Map<string, Entry | string>>>>();
   private cached = 0;
+  /**
+   * The same for the events read in place, by the bytes of their requests: each record holds FLAGS
+   * and the index of its ENTRY in `entries`; both emptied when they hold MAX_CACHE.
+   */
+  private readonly keys = new ByteKeys();
+  private readonly entries: (Entry | string)[] = [];
   private readonly changes = new Map<string, Group>();
   private readonly drift = new Map<string, Group>();
   private readonly skipped = new Map<string, number>();
@@ -311,7 +330,12 @@ export class Replayer {
   private readonly before: Evaluator;
   private readonly after: Evaluator;
 
-  constructor(baseline: CompiledPolicySet, candidate: CompiledPolicySet) {
+  /** `cacheBytes`: what the decisions found by bytes may take before they are emptied (smaller in tests). */
+  constructor(
+    baseline: CompiledPolicySet,
+    candidate: CompiledPolicySet,
+    private readonly cacheBytes = MAX_CACHE_BYTES,
+  ) {
     this.before = new Evaluator(baseline);
     this.after = new Evaluator(candidate);
   }
@@ -346,7 +370,28 @@ export class Replayer {
       return;
     }
     this.read++;
-    this.record(ev);
+    const action = actionOf(ev);
+    if (!ACTIONS.has(action)) {
+      this.skip(action);
+      return;
+    }
+    const record = this.recordRead(action, ev);
+    if (record < 0) {
+      this.counted(this.entryOf(action, ev), action, ev);
+      return;
+    }
+    // most events neither change nor drift: their record's flags say so, without the entry
+    const flags = this.keys.data(record, FLAGS);
+    if ((flags & (CHANGED | UNDECIDED)) === 0) {
+      const recorded = ev.decision;
+      const code =
+        recorded === 'AUDIT_DECISION_ALLOW' ? ALLOW : recorded === 'AUDIT_DECISION_DENY' ? DENY : 0;
+      if (code === 0 || code === (flags & BEFORE)) {
+        this.replayed++;
+        return;
+      }
+    }
+    this.counted(this.entries[this.keys.data(record, ENTRY)]!, action, ev);
   }
 
   /** One NDJSON line (a blank line is no event). */
@@ -386,7 +431,11 @@ export class Replayer {
       this.skip(action);
       return;
     }
-    const entry = this.entryOf(action, rec);
+    this.counted(this.entryOf(action, rec), action, rec);
+  }
+
+  /** An event of a replayable action, with its request's decisions (or why it has none). */
+  private counted(entry: Entry | string, action: string, rec: ReplayEvent): void {
     if (typeof entry === 'string') {
       this.skip(entry);
       return;
@@ -431,6 +480,65 @@ export class Replayer {
       this.cached++;
     }
     return entry;
+  }
+
+  /**
+   * The record (byte-keys.ts) of the request of the event the reader has just read, found by the
+   * bytes it is read from (the protocol and resource, or the HTTP request's method, host, port and
+   * path), decided now when new; -1 for a key too long to keep so (or a range not read).
+   */
+  private recordRead(action: string, rec: ReplayEvent): number {
+    const f = this.fields;
+    // actionOf found every field the request needs
+    let tag: number;
+    let a: number;
+    let b: number;
+    let c = -1;
+    let d = -1;
+    if (action.startsWith('connect:')) {
+      tag = 1;
+      a = f.spanField(SPAN.protocol);
+      b = f.spanField(SPAN.resource);
+    } else {
+      tag = 2;
+      a = f.spanField(SPAN.method);
+      b = f.spanField(SPAN.host);
+      c = f.spanField(SPAN.port);
+      d = f.spanField(SPAN.path);
+    }
+    // (actionOf found each of them: never so, but a range not read is no key)
+    if (a < 0 || b < 0 || (tag === 2 && (c < 0 || d < 0))) return -1;
+    const s0 = f.start(a);
+    const e0 = f.end(a);
+    const s1 = f.start(b);
+    const e1 = f.end(b);
+    const s2 = tag === 1 ? 0 : f.start(c);
+    const e2 = tag === 1 ? 0 : f.end(c);
+    const s3 = tag === 1 ? 0 : f.start(d);
+    const e3 = tag === 1 ? 0 : f.end(d);
+    if (e0 - s0 + (e1 - s1) + (e2 - s2) + (e3 - s3) > MAX_KEY_BYTES) return -1;
+    const keys = this.keys;
+    const bytes = f.bytes;
+    let record = keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    if (record >= 0) return record;
+    if (keys.size >= MAX_CACHE || keys.bytesUsed >= this.cacheBytes) {
+      keys.clear();
+      this.entries.length = 0;
+      keys.find(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    }
+    const entry = this.decide({ action, destination: destinationOf(rec, action) });
+    record = keys.add(tag, bytes, s0, e0, s1, e1, s2, e2, s3, e3);
+    keys.setData(record, ENTRY, this.entries.length);
+    this.entries.push(entry);
+    keys.setData(
+      record,
+      FLAGS,
+      typeof entry === 'string'
+        ? UNDECIDED
+        : (entry.before.decision !== entry.after.decision ? CHANGED : 0) |
+            (entry.before.decision === 'allow' ? ALLOW : entry.before.decision === 'deny' ? DENY : 0),
+    );
+    return record;
   }
 
   /** The group of a request (made on its first event), or null past MAX_GROUPS. */

@@ -27,6 +27,13 @@ export interface PlaceDeps {
   uploads?: UploadStateStore;
   monolithicMax?: number;
   chunkSize?: number;
+  /**
+   * Destination blobs up to this size probed by a mount POST instead of a HEAD (registry/upload.ts;
+   * image sync, whose plan has read each manifest).
+   */
+  probeByMountMax?: number;
+  /** False: no HEAD before a registry source's blob GET (image sync; pull and copy keep it). */
+  headBeforeGet?: boolean;
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */
   notice?: (line: string) => void;
@@ -45,11 +52,12 @@ export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<Imag
     case 'registry': {
       const { RegistrySource } = await import('./registry/source.js');
       const client = await deps.registry();
-      const origin = new RegistrySource(client, place.ref, deps.known);
+      const headFirst = deps.headBeforeGet !== false;
+      const origin = new RegistrySource(client, place.ref, deps.known, headFirst);
       const mirror = await deps.mirrorFor?.(place.ref.registry);
       if (!mirror) return origin;
       const { MirroredSource } = await import('./registry/mirrored-source.js');
-      const copy = new RegistrySource(client, { ...place.ref, registry: mirror }, deps.known);
+      const copy = new RegistrySource(client, { ...place.ref, registry: mirror }, deps.known, headFirst);
       return new MirroredSource(copy, origin, deps.signal, deps.note);
     }
     case 'oci': {

@@ -1,7 +1,8 @@
 // `image sync -f FILE`: many repositories mirrored from one reviewed file (sync-file.ts). It plans
 // first: each mapping's tags are listed page by page through its filters (tag-filter.ts; memory
 // bounded by the tags kept, not the repository), then each kept tag's manifest digest is compared
-// with the destination's: the same digest is "already there", anything else is copied through the
+// with the destination's (a tag the destination's list does not name is not there:
+// sync-destination.ts): the same digest is "already there", anything else is copied through the
 // one transfer, from the source the plan resolved (the manifest planned is the one written, not
 // asked for again). So a second run copies nothing, and a run killed half way, run again, copies only
 // what it had not finished (a tag is named at the destination only once its image is whole).
@@ -9,15 +10,17 @@
 
 import { HubctlError } from '../errors.js';
 import type { TransferProgress } from '../output/progress.js';
-import { runPool } from '../pool.js';
+import { Limiter, runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps } from './places.js';
-import { KnownBlobs } from './registry/known-blobs.js';
+import { PlannedSource } from './planned-source.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
+import { digestAt, tagsThere } from './sync-destination.js';
 import type { SyncMapping } from './sync-file.js';
+import { BatchedKnownBlobs, KeptSources } from './sync-run-state.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
 
@@ -91,40 +94,21 @@ interface Planned {
   mapping: SyncMapping;
   item: SyncItem;
   /**
-   * The source the plan resolved, kept for the copy while `KEEP_PLANNED_BYTES` allows: the copy
+   * The source the plan resolved, kept for the copy while `KEEP_PLANNED_BYTES` (sync-run-state.ts) allows: the copy
    * writes the manifest planned (its digest is the plan's) without asking the registry for it again.
    */
   source?: ImageSource;
 }
 
-/** Bytes of top manifests the plan keeps for the copy, across all mappings; past it, the copy asks again. */
-export const KEEP_PLANNED_BYTES = 32 * 1024 * 1024;
+/**
+ * Blobs up to this size (configs, small layers) are probed at the destination by the upload's own
+ * POST (a mount from the repository itself) instead of a HEAD before it: one request fewer for each
+ * one that is not there, which is most configs of the tags a sync copies.
+ */
+export const PROBE_BY_MOUNT_MAX = 64 * 1024;
 
-/** The sources the plan keeps open for the copy, within `KEEP_PLANNED_BYTES` of top manifests. */
-class KeptSources {
-  private left = KEEP_PLANNED_BYTES;
-  private readonly open = new Set<ImageSource>();
-
-  /** Keeps `source` when its top manifest (`size` bytes) fits. */
-  keep(source: ImageSource, size: number): boolean {
-    if (size > this.left) return false;
-    this.left -= size;
-    this.open.add(source);
-    return true;
-  }
-
-  /** Hands a kept source over to the copy, which closes it. */
-  take(source: ImageSource): ImageSource {
-    this.open.delete(source);
-    return source;
-  }
-
-  async closeAll(): Promise<void> {
-    const open = [...this.open];
-    this.open.clear();
-    await Promise.all(open.map((s) => s.close().catch(() => undefined)));
-  }
-}
+/** Bytes of one tag's child manifests and configs the plan keeps for its copy (planned-source.ts). */
+const PLANNED_MEMORY = 1024 * 1024;
 
 /** The tags of one mapping after its filters, and how many the filters left out. */
 async function tagsOf(
@@ -156,6 +140,7 @@ async function planTag(
   tag: string,
   deps: SyncDeps,
   kept: KeptSources,
+  listed?: Set<string>,
 ): Promise<{ item: SyncItem; source?: ImageSource }> {
   const item: SyncItem = {
     source: `${formatRepository(m.source)}:${tag}`,
@@ -163,38 +148,55 @@ async function planTag(
     tag,
     status: 'copy',
   };
-  const src = await openSource(place(m.source, tag), deps.places);
+  const src = new PlannedSource(await openSource(place(m.source, tag), deps.places), PLANNED_MEMORY);
   let keeping = false;
   const copy = async () => {
-    keeping = kept.keep(src, (await src.resolve()).size);
+    const top = await src.resolve();
+    // All of an index's images are copied: their manifests are read now, at once.
+    if (m.platforms === 'all') await src.readChildren();
+    keeping = kept.keep(src, top.size + src.kept);
     return { item, ...(keeping ? { source: src } : {}) };
   };
   try {
     const choice = choiceOf(m);
-    const digest =
-      choice.kind === 'all' ? (await src.resolve()).digest : (await selectImages(src, choice)).top.digest;
+    const client = await deps.places.registry();
+    const read = () =>
+      choice.kind === 'all'
+        ? src.resolve().then((d) => d.digest)
+        : selectImages(src, choice).then((sel) => sel.top.digest);
+    // A tag the destination lists is likely there already: the source is asked with a HEAD (no
+    // body, and no pull counted by a registry that counts GETs), and read only when the digests
+    // differ. Not when platforms are chosen (the digest compared is the selection's), nor with a
+    // mirror set for the source (the HEAD would go to the registry the mirror stands in for).
+    const headFirst =
+      choice.kind === 'all' &&
+      listed?.has(tag) === true &&
+      (await deps.places.mirrorFor?.(m.source.registry)) === undefined;
+    // The two ends are asked at once: one round trip, not two, before the tag is planned.
+    let [digest, there] = await Promise.all([
+      headFirst ? digestAt(client, m.source, tag) : read(),
+      // A tag the destination's list does not name is not there.
+      listed && !listed.has(tag) ? undefined : digestAt(client, m.destination, tag),
+    ]);
+    // Not there, or changed (or gone) at the source: the manifest is read.
+    if (digest === undefined || (headFirst && digest !== there)) digest = await read();
     item.digest = digest;
-    const dst = await openSource(place(m.destination, tag), deps.places);
-    try {
-      const there = await dst.resolve().then(
-        (d) => d.digest,
-        (err: unknown) => {
-          if (err instanceof HubctlError && err.code === 'NOT_FOUND') return undefined;
-          throw err;
-        },
-      );
-      if (there !== digest) return await copy();
-      if (m.referrers && src.referrers && dst.referrers) {
-        // The subject is there; its referrers too? (Those of referrers come along when it is copied.)
-        const want = (await src.referrers(digest)).descriptors.map((d) => d.digest);
-        const have = new Set((await dst.referrers(digest)).descriptors.map((d) => d.digest));
-        if (want.some((d) => !have.has(d))) return await copy();
+    if (there !== digest) return await copy();
+    if (m.referrers && src.referrers) {
+      // The subject is there; its referrers too? (Those of referrers come along when it is copied.)
+      const dst = await openSource(place(m.destination, tag), deps.places);
+      try {
+        if (dst.referrers) {
+          const want = (await src.referrers(digest)).descriptors.map((d) => d.digest);
+          const have = new Set((await dst.referrers(digest)).descriptors.map((d) => d.digest));
+          if (want.some((d) => !have.has(d))) return await copy();
+        }
+      } finally {
+        await dst.close().catch(() => undefined);
       }
-      item.status = 'already';
-      return { item };
-    } finally {
-      await dst.close().catch(() => undefined);
     }
+    item.status = 'already';
+    return { item };
   } finally {
     if (!keeping) await src.close().catch(() => undefined);
   }
@@ -228,38 +230,6 @@ async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions, kept: Kept
   if (result.referrers) item.referrers = result.referrers.length;
 }
 
-/**
- * Known blobs remembered once at the end of a sync, not once per tag: each remember is a locked
- * read-modify-write of one file, and eight tags at once queued on that lock.
- */
-class BatchedKnownBlobs extends KnownBlobs {
-  private readonly pending = new Map<
-    string,
-    { registry: string; repository: string; digests: Set<string> }
-  >();
-
-  constructor(private readonly inner: KnownBlobs) {
-    super('');
-  }
-
-  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
-    return this.inner.repositoryWith(registry, digest, except);
-  }
-
-  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
-    const key = `${registry} ${repository}`;
-    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
-    for (const d of digests) entry.digests.add(d);
-    this.pending.set(key, entry);
-  }
-
-  async flush(): Promise<void> {
-    for (const { registry, repository, digests } of this.pending.values())
-      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
-    this.pending.clear();
-  }
-}
-
 export async function sync(
   mappings: readonly SyncMapping[],
   deps: SyncDeps,
@@ -269,7 +239,14 @@ export async function sync(
   const batched = {
     ...deps,
     once: new BlobsOnce(),
-    ...(known ? { places: { ...deps.places, known } } : {}),
+    // The plan has read each manifest: fewer requests per blob (places.ts).
+    places: {
+      ...deps.places,
+      probeByMountMax: PROBE_BY_MOUNT_MAX,
+      // A blob's 404 comes from its GET as well as from a HEAD.
+      headBeforeGet: false,
+      ...(known ? { known } : {}),
+    },
   };
   try {
     return await syncAll(mappings, batched, opts);
@@ -290,37 +267,48 @@ async function syncAll(
   const kept = new KeptSources();
   let filtered = 0;
   try {
-    // Plan: each mapping's tags (one mapping listed at a time: memory is one mapping's kept tags).
-    for (const m of mappings) {
-      const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
+    // Plan: the mappings' tag lists and their tags' digests, all under one bound (`concurrency`
+    // listings or tags at once), so that many small mappings overlap as the tags of a large one do.
+    // Memory: the kept tags of the mappings, which the plan holds anyway.
+    const limit = new Limiter(opts.concurrency);
+    const planOne = async (m: SyncMapping, tag: string, listed?: Set<string>): Promise<Planned> => {
+      try {
+        return { mapping: m, ...(await limit.run(() => planTag(m, tag, deps, kept, listed))) };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const item: SyncItem = {
+          source: `${formatRepository(m.source)}:${tag}`,
+          destination: `${formatRepository(m.destination)}:${tag}`,
+          tag,
+          status: 'failed',
+          error: sentence(err),
+        };
+        return { mapping: m, item };
+      }
+    };
+    const planMapping = async (m: SyncMapping): Promise<Planned[] | SyncItem> => {
       let tags: string[];
       try {
-        const listed = await tagsOf(m, deps, opts.onFiltered);
+        const listed = await limit.run(() => tagsOf(m, deps, opts.onFiltered));
         tags = listed.tags;
         filtered += listed.filtered;
       } catch (err) {
         if (signal.aborted) throw err;
+        const base = { source: formatRepository(m.source), destination: formatRepository(m.destination) };
         const item: SyncItem = { ...base, status: 'failed', error: sentence(err) };
-        failedMappings.push(item);
         opts.onItem?.(item);
-        continue;
+        return item;
       }
-      const items = await runPool(tags, opts.concurrency, async (tag): Promise<Planned> => {
-        try {
-          return { mapping: m, ...(await planTag(m, tag, deps, kept)) };
-        } catch (err) {
-          if (signal.aborted) throw err;
-          const item: SyncItem = {
-            source: `${base.source}:${tag}`,
-            destination: `${base.destination}:${tag}`,
-            tag,
-            status: 'failed',
-            error: sentence(err),
-          };
-          return { mapping: m, item };
-        }
-      });
-      planned.push(...items);
+      const listed = await limit.run(() => tagsThere(deps.listTags(m.destination), tags, signal));
+      return Promise.all(tags.map((tag) => planOne(m, tag, listed)));
+    };
+    // Settled, so that nothing is left running when Ctrl-C ends one of them; results in file order.
+    const results = await Promise.allSettled(mappings.map(planMapping));
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    for (const r of results) {
+      const v = (r as PromiseFulfilledResult<Planned[] | SyncItem>).value;
+      if (Array.isArray(v)) planned.push(...v);
+      else failedMappings.push(v);
     }
     if (opts.dryRun) for (const p of planned) opts.onItem?.(p.item);
     else

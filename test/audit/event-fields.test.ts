@@ -366,6 +366,23 @@ describe('EventFieldReader', () => {
       JSON.stringify({ ...local, user_email: 'bé@example.com' }),
     ])
       expect(readLine(l)).toBeUndefined();
+    // strings are scanned four bytes at a time: a quote, a backslash or a control character at every
+    // offset of a word, in a field read and in one passed over, the line at every offset of a word
+    for (let at = 0; at < 9; at++)
+      for (const c of ['"', '\\', '\u0001', '\u001f', '\t', ' ', '~', 'A'])
+        for (const field of ['agent', 'hostname', 'user_email'])
+          for (let shift = 0; shift < 4; shift++) {
+            const value = `${'abcdefghij'.slice(0, at)}${c}xyz`;
+            const l = JSON.stringify({ ...local, [field]: value });
+            const raw = l.replace(JSON.stringify(value), `"${value}"`);
+            for (const candidate of [l, raw]) {
+              const got = readBoth(candidate, 'x'.repeat(shift), '');
+              // these lines are read in place exactly when they are JSON (escapes decoded)
+              expect(got, candidate).toEqual(
+                parsed(candidate) === 'not JSON' ? undefined : parsed(candidate),
+              );
+            }
+          }
     // bytes that are not the text's ASCII: nothing is read
     const l = JSON.stringify(local);
     expect(new EventFieldReader().read(l, 0, l.length, null)).toBeUndefined();

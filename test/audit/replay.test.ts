@@ -420,3 +420,137 @@ describe('Replayer and Suggester on any input', () => {
     );
   });
 });
+
+describe('Replayer, requests found by their bytes', () => {
+  it('reports as when every line is parsed whole: requests repeated, spelled with escapes, CRLF, a last line without its end (property)', async () => {
+    const { base, cand } = await sets();
+    // a few requests, so that most events find their request's decisions by its bytes; some of one
+    // length, decided otherwise
+    const egress = fc.record({
+      resource_id: fc.constantFrom(
+        'api.github.com:443',
+        'pypi.org:443',
+        'pypj.org:443',
+        'registry.npmjs.org:443',
+        '',
+      ),
+      network_egress: fc.constantFrom({ protocol: 'tcp' }, { protocol: 'TCP' }, { protocol: 'udp' }, {}),
+    });
+    const http = fc.record({
+      http_request: fc.record(
+        {
+          method: fc.constantFrom('HTTP_METHOD_GET', 'HTTP_METHOD_DELETE', 'HTTP_METHOD_POST', ''),
+          host: fc.constantFrom('api.github.com', 'api.gitlab.com', 'pypi.org', ''),
+          port: fc.constantFrom('443', '8443'),
+          path: fc.constantFrom('/repos/x', 'x', '', '/'),
+        },
+        { requiredKeys: ['method', 'host', 'port'] },
+      ),
+    });
+    const event = fc.tuple(
+      fc.constantFrom('network_egress', 'http_request'),
+      fc.oneof(
+        egress,
+        http,
+        fc.tuple(egress, http).map(([a, b]) => ({ ...a, ...b })),
+      ),
+      fc.constantFrom('AUDIT_DECISION_ALLOW', 'AUDIT_DECISION_DENY', 'AUDIT_DECISION_APPROVAL_ALLOW'),
+      fc.constantFrom('ann', 'bob'),
+      fc.boolean(),
+      fc.boolean(),
+      fc.nat(),
+    );
+    // the same value spelled otherwise: an escape for one of its characters
+    const respell = (json: string, seed: number) => {
+      const spots = [
+        ...json.matchAll(
+          /"(api\.github\.com|pypi\.org|tcp|443|HTTP_METHOD_DELETE|HTTP_METHOD_GET|\/repos\/x|network_egress|http_request|AUDIT_CATEGORY_EVALUATION|AUDIT_DECISION_ALLOW|AUDIT_DECISION_DENY)"/g,
+        ),
+      ];
+      if (spots.length === 0) return json;
+      const m = spots[seed % spots.length]!;
+      const at = m.index! + 1 + (seed % m[1]!.length);
+      return `${json.slice(0, at)}\\u${json.charCodeAt(at).toString(16).padStart(4, '0')}${json.slice(at + 1)}`;
+    };
+    const line = event.map(([type, f, decision, user, api, escaped, seed]) => {
+      const top = { action_type: type, category: 'AUDIT_CATEGORY_EVALUATION', decision, username: user };
+      const json = JSON.stringify(api ? { ...top, payload: f } : { ...top, ...f });
+      return escaped ? respell(json, seed) : json;
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 60, size: 'max' }),
+        fc.boolean(),
+        fc.boolean(),
+        (lines, crlf, ended) => {
+          const inPlace = new Replayer(base, cand);
+          const parsedWhole = new Replayer(base, cand);
+          const splitter = new LineSplitter(
+            {
+              line: (t, n) => inPlace.line(t, 'e', n),
+              lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+              tooLong: () => inPlace.tooLong(),
+            },
+            1 << 20,
+          );
+          const text = lines.join(crlf ? '\r\n' : '\n') + (ended ? '\n' : '');
+          // in two chunks, cut anywhere
+          const bytes = Buffer.from(text);
+          const cut = Math.floor(bytes.length / 2);
+          splitter.push(bytes.subarray(0, cut));
+          splitter.push(bytes.subarray(cut));
+          splitter.end();
+          lines.forEach((l, i) => {
+            parsedWhole.line(` ${l}`, 'e', i + 1);
+          });
+          expect(inPlace.report()).toEqual(parsedWhole.report());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('still decides as parsed whole once its table of requests is emptied, again and again', async () => {
+    const { base, cand } = await sets();
+    // 300 distinct requests with 1,000-byte paths (300 KB of keys, the table emptied past 64 KiB), then
+    // the first ones again
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const n = i < 300 ? i : i - 300;
+      lines.push(
+        JSON.stringify({
+          action_type: 'http_request',
+          category: 'AUDIT_CATEGORY_EVALUATION',
+          decision: 'AUDIT_DECISION_ALLOW',
+          username: 'ann',
+          http_request: {
+            method: n % 2 === 0 ? 'HTTP_METHOD_DELETE' : 'HTTP_METHOD_GET',
+            host: n % 3 === 0 ? 'api.github.com' : 'pypi.org',
+            port: '443',
+            // and some past MAX_KEY_BYTES: found by their strings
+            path: `/${String(n).padStart(n % 50 === 0 ? 5000 : 1000, 'p')}`,
+          },
+        }),
+      );
+    }
+    const inPlace = new Replayer(base, cand, 64 * 1024);
+    const parsedWhole = new Replayer(base, cand);
+    const splitter = new LineSplitter(
+      {
+        line: (t, n) => inPlace.line(t, 'e', n),
+        lineIn: (t, a, b, n, ascii) => inPlace.lineIn(t, a, b, 'e', n, ascii),
+        tooLong: () => inPlace.tooLong(),
+      },
+      1 << 20,
+    );
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    for (let o = 0; o < bytes.length; o += 1 << 16) splitter.push(bytes.subarray(o, o + (1 << 16)));
+    splitter.end();
+    lines.forEach((l, i) => {
+      parsedWhole.line(` ${l}`, 'e', i + 1);
+    });
+    const report = inPlace.report();
+    expect(report.replayed).toBe(400);
+    expect(report).toEqual(parsedWhole.report());
+  });
+});

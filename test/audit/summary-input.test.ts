@@ -58,9 +58,27 @@ const api = fc.record(
 );
 const flat = fc.record({ ...fields, ...inner, timestamp: pick(times) }, { requiredKeys: [] });
 
+/** The same JSON with one character of a usual value written as an escape (the same value). */
+function respell(json: string, seed: number): string {
+  const usual = [...users, ...resources, ...decisions, 'claude', 'codex'].map((v) => JSON.stringify(v));
+  const spots = usual.flatMap((v) => {
+    const at = json.indexOf(v);
+    return at < 0 ? [] : [{ at, length: v.length - 2 }];
+  });
+  if (spots.length === 0) return json;
+  const spot = spots[seed % spots.length]!;
+  const at = spot.at + 1 + (seed % spot.length);
+  return `${json.slice(0, at)}\\u${json.charCodeAt(at).toString(16).padStart(4, '0')}${json.slice(at + 1)}`;
+}
+
 /** An event line, or an adversarial one. */
 const line = fc.oneof(
   { weight: 12, arbitrary: fc.oneof(api, flat).map((r) => JSON.stringify(r)) },
+  // a usual value spelled otherwise: one value, two spellings
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.oneof(api, flat), fc.nat()).map(([r, n]) => respell(JSON.stringify(r), n)),
+  },
   // a key given twice (JSON.parse keeps the last)
   {
     weight: 2,
@@ -119,7 +137,7 @@ const query: fc.Arbitrary<AuditQuery> = fc.record(
 const file = fc.record({
   lines: fc
     .tuple(
-      fc.array(line, { maxLength: 40 }),
+      fc.array(line, { maxLength: 40, size: 'max' }),
       fc.oneof(
         { weight: 5, arbitrary: fc.constant(null) },
         { weight: 1, arbitrary: fc.tuple(badLine, fc.nat()) },

@@ -2,6 +2,7 @@
 // --dry-run, filters in the issue's order, idempotence, a failed mapping beside a good one, a run
 // killed half way and run again, platforms and referrers; and `image tags` with the same filters.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -176,6 +177,254 @@ ${extra}`;
       const at = await client.getManifest({ registry: D, repository: 'mirror/once' }, item.tag);
       expect(at.digest).toBe(item.digest);
     }
+  });
+
+  it('requests per tag: a manifest GET at the source, a HEAD at the destination when its tag list names the tag, each new blob read once and sent in a POST and a PUT, the manifest PUT', async () => {
+    // Six tags, each with a config of its own, sharing one layer.
+    const repo = { registry: S, repository: 'base/many' };
+    const seed = await client.getManifest({ registry: S, repository: 'base/node' }, 'seed0');
+    const doc = JSON.parse(seed.bytes.toString()) as { config: { digest: string; size: number } };
+    const layer = (doc as unknown as { layers: { digest: string }[] }).layers[0]!.digest;
+    const mounted = await client.startUpload(repo, { digest: layer, from: 'base/node' });
+    expect(mounted.mounted).toBe(true);
+    const N = 6;
+    for (let i = 0; i < N; i++) {
+      const cfg = Buffer.from(
+        JSON.stringify({
+          architecture: 'amd64',
+          os: 'linux',
+          rootfs: { type: 'layers', diff_ids: [] },
+          n: i,
+        }),
+      );
+      const digest = `sha256:${createHash('sha256').update(cfg).digest('hex')}`;
+      const up = await client.startUpload(repo);
+      if (up.mounted) throw new Error('not a mount');
+      await client.completeUpload(repo, up.location, digest, { data: cfg, length: cfg.length });
+      const m = Buffer.from(JSON.stringify({ ...doc, config: { ...doc.config, digest, size: cfg.length } }));
+      await client.putManifest(repo, `1.${i}`, m, seed.mediaType);
+    }
+    const f = file('many.yaml', `sync:\n  - source: ${S}/base/many\n    destination: ${D}/mirror/many\n`);
+    // A state directory of its own: no blob known from the other tests' runs to mount from.
+    const own = { env: w.withCredentialsFor([S, D]) };
+    const runCounted = async () => {
+      w.hub.clearRequests();
+      const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f, '--concurrency', '3'], own);
+      expect(r.code, r.stderr).toBe(0);
+      const seen = (r.stderr.match(/^\[debug\] > [A-Z]+ \S+/gm) ?? []).map((l) =>
+        l
+          .slice('[debug] > '.length)
+          .replace(`http://${S}`, 'S')
+          .replace(`http://${D}`, 'D')
+          .replace(/sha256:[0-9a-f]{64}/, 'DIGEST')
+          .replace(/\/manifests\/[^/?]+$/, '/manifests/TAG')
+          .replace(/\/uploads\/.*/, '/uploads/'),
+      );
+      const count = (what: string) => seen.filter((x) => x === what).length;
+      return {
+        report: JSON.parse(r.stdout),
+        seen,
+        count,
+        tokens: w.hub.requestsTo('/registry/token').length,
+      };
+    };
+
+    const first = await runCounted();
+    expect(first.report).toMatchObject({ copied: N, failed: 0 });
+    expect(first.count('GET S/v2/base/many/manifests/TAG')).toBe(N);
+    // The destination's list (404: no repository yet) says no tag is there: no HEADs.
+    expect(first.count('GET D/v2/mirror/many/tags/list')).toBe(1);
+    expect(first.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(0);
+    expect(first.count('GET S/v2/base/many/blobs/DIGEST')).toBe(N + 1);
+    expect(first.count('POST D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
+    expect(first.count('PUT D/v2/mirror/many/blobs/uploads/')).toBe(N + 1);
+    expect(first.count('PUT D/v2/mirror/many/manifests/TAG')).toBe(N);
+    // Nothing else but the tag list and one /v2/ probe at each end: no blob HEADs, no manifest GET
+    // at the destination, and tokens per scope, not per tag.
+    expect(first.seen.length - 4 - first.tokens).toBe(5 * N + 3);
+    expect(first.tokens).toBeLessThanOrEqual(3);
+
+    // Again: each tag is listed at the destination, so asked at both ends with a HEAD (no
+    // manifest is read: a registry that counts pulls by GETs counts none), and found.
+    const second = await runCounted();
+    expect(second.report).toMatchObject({ copied: 0, already: N, failed: 0 });
+    expect(second.count('HEAD D/v2/mirror/many/manifests/TAG')).toBe(N);
+    expect(second.count('HEAD S/v2/base/many/manifests/TAG')).toBe(N);
+    expect(second.count('GET S/v2/base/many/manifests/TAG')).toBe(0);
+    expect(second.seen.length - 4 - second.tokens).toBe(2 * N);
+
+    // A tag moved at the source: its HEAD differs, so it alone is read (GET) and copied.
+    const moved = await client.getManifest(repo, '1.1');
+    await client.putManifest(repo, '1.0', moved.bytes, moved.mediaType);
+    const third = await runCounted();
+    expect(third.report).toMatchObject({ copied: 1, already: N - 1, failed: 0 });
+    expect(third.report.items.find((i: { tag: string }) => i.tag === '1.0').digest).toBe(moved.digest);
+    expect(third.count('GET S/v2/base/many/manifests/TAG')).toBe(1);
+    expect(third.count('HEAD S/v2/base/many/manifests/TAG')).toBe(N);
+
+    // Under new names, the same images: copied by their manifests alone (every blob is there).
+    const renamed = file(
+      'renamed.yaml',
+      `sync:\n  - source: ${S}/base/many\n    destination: ${D}/mirror/many\n`,
+    );
+    for (let i = 0; i < N; i++) {
+      const m = await client.getManifest(repo, `1.${i}`);
+      await client.putManifest(repo, `2.${i}`, m.bytes, m.mediaType);
+    }
+    const fourth = await w.run(['--debug', '--json', 'image', 'sync', '-f', renamed], own);
+    expect(JSON.parse(fourth.stdout)).toMatchObject({ copied: N, already: N, bytes: 0, failed: 0 });
+    expect(fourth.stderr).not.toMatch(/> HEAD http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(fourth.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
+    // (Each blob's read, begun while its POST was on its way, is dropped when the POST says the
+    // repository holds it: at most one GET a blob.)
+    expect((fourth.stderr.match(/> GET http:\/\/[^ ]+\/blobs\/sha256/g) ?? []).length).toBeLessThanOrEqual(
+      N + 1,
+    );
+  });
+
+  it('within one registry each blob is mounted from the source repository: no blob is read or sent', async () => {
+    const f = file(
+      'local.yaml',
+      `sync:\n  - source: ${S}/base/node\n    destination: ${S}/mirror/local\n    tags: {include: ['^2']}\n`,
+    );
+    const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f], {
+      env: w.withCredentialsFor([S, D]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0 });
+    const posts = r.stderr.match(/^\[debug\] > POST \S+/gm) ?? [];
+    expect(posts.length).toBeGreaterThan(0);
+    for (const p of posts) expect(p).toContain('from=base%2Fnode');
+    expect(r.stderr).not.toMatch(/> (GET|HEAD) http:\/\/[^ ]+\/blobs\/sha256/);
+    expect(r.stderr).not.toMatch(/> PUT http:\/\/[^ ]+\/blobs\/uploads/);
+  });
+
+  it('a second mapping into the same registry mounts the blobs the first one sent in this run', async () => {
+    const f = file(
+      'two.yaml',
+      `sync:
+  - source: ${S}/base/node
+    destination: ${D}/mirror/first
+    tags: {include: ['^seed']}
+  - source: ${S}/base/node
+    destination: ${D}/mirror/second
+    tags: {include: ['^seed']}
+`,
+    );
+    const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f, '--concurrency', '1'], {
+      env: w.withCredentialsFor([S, D]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0 });
+    // Three images of a config and a layer each: six blobs read from the source, once.
+    const reads = r.stderr.match(/^\[debug\] > GET \S+\/blobs\/sha256:\S+/gm) ?? [];
+    expect(reads).toHaveLength(6);
+    expect(new Set(reads).size).toBe(6);
+    const mounts = r.stderr.match(/^\[debug\] > POST \S+\/mirror\/second\/blobs\/uploads\/\S*/gm) ?? [];
+    expect(mounts).toHaveLength(6);
+    for (const m of mounts) expect(m).toContain('from=mirror%2Ffirst');
+    expect(r.stderr).not.toMatch(/> PUT \S+\/mirror\/second\/blobs\/uploads/);
+  });
+
+  it("the plan asks the destination itself, not a mirror set for the destination's host", async () => {
+    // The source registry serves as D's mirror, and holds the image under the destination's path:
+    // read through the mirror, the tag would look already there.
+    const dir = { env: w.withCredentialsFor([S, D]) };
+    const there = { registry: S, repository: 'mirror/viamirror' };
+    const m = await client.getManifest({ registry: S, repository: 'base/node' }, '22.1.0');
+    const parsed = JSON.parse(m.bytes.toString()) as {
+      config: { digest: string };
+      layers: { digest: string }[];
+    };
+    for (const d of [parsed.config.digest, ...parsed.layers.map((l) => l.digest)])
+      expect((await client.startUpload(there, { digest: d, from: 'base/node' })).mounted).toBe(true);
+    await client.putManifest(there, '22.1.0', m.bytes, m.mediaType);
+    expect((await w.run(['config', 'set', `registry.${D}.mirror`, `http://${S}`], dir)).code).toBe(0);
+    const f = file(
+      'viamirror.yaml',
+      `sync:\n  - source: ${S}/base/node\n    destination: ${D}/mirror/viamirror\n    tags: {include: ['^22\\.1\\.0$']}\n`,
+    );
+    const r = await w.run(['--json', 'image', 'sync', '-f', f], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 1, already: 0, failed: 0 });
+    expect((await client.getManifest({ registry: D, repository: 'mirror/viamirror' }, '22.1.0')).digest).toBe(
+      m.digest,
+    );
+  });
+
+  it('the plan overlaps the tag lists and manifest reads of several mappings, never more than --concurrency', async () => {
+    ensureBuilt();
+    // A distant source: each tag list and manifest read answered 150 ms late.
+    const proxy = await startFaultProxy(w.registry.url);
+    try {
+      proxy.on('GET', /\/(tags\/list|manifests\/)/, { kind: 'delay', ms: 150 });
+      const P = proxy.host;
+      const mappings = Array.from(
+        { length: 5 },
+        (_, i) =>
+          `  - source: ${P}/base/node\n    destination: ${D}/mirror/fan${i}\n    tags: {include: ['^2[12]\\.']}\n`,
+      );
+      const f = file('fan.yaml', `sync:\n${mappings.join('')}`);
+      const r = await runBin(['--json', 'image', 'sync', '-f', f, '--dry-run', '--concurrency', '3'], {
+        env: { ...env, ...w.withCredentialsFor([S, D, P]) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ failed: 0 });
+      expect(JSON.parse(r.stdout).items).toHaveLength(15);
+      const planning = proxy.seen.filter((x) => /\/(tags\/list|manifests\/)/.test(x.path));
+      expect(planning).toHaveLength(5 + 15);
+      // The most requests in flight at one moment: each arrival against those not yet answered.
+      const most = (xs: typeof planning) =>
+        Math.max(...xs.map((x) => xs.filter((y) => y.at! <= x.at! && y.done! > x.at!).length));
+      expect(most(planning.filter((x) => x.path.includes('/tags/list')))).toBe(3);
+      expect(most(planning)).toBe(3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('what the plan read for platforms (child manifests, a config) is not asked for again by the copy', async () => {
+    const img = await makeOciImage(join(w.tmp, 'multi2'), {
+      tag: 'm',
+      layers: 1,
+      layerSize: 1024,
+      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
+    });
+    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/multi2:1`])).code).toBe(0);
+    const own = { env: w.withCredentialsFor([S, D]) };
+    /** Each source manifest and blob read, with how often a run read it. */
+    const reads = async (name: string, mapping: string) => {
+      const f = file(name, `sync:\n${mapping}`);
+      const r = await w.run(['--debug', '--json', 'image', 'sync', '-f', f], own);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ copied: 1, failed: 0 });
+      const got = (
+        r.stderr.match(new RegExp(`^\\[debug\\] > GET http://${S}/v2/[^ ]+/(manifests|blobs)/[^ ]+`, 'gm')) ??
+        []
+      ).map((l) => l.split(' ').pop()!);
+      const counts = new Map<string, number>();
+      for (const g of got) counts.set(g, (counts.get(g) ?? 0) + 1);
+      return counts;
+    };
+    const most = (c: Map<string, number>) => Math.max(...c.values());
+    // Two of three platforms: the index, two images and their blobs, each read once.
+    const some = await reads(
+      'some.yaml',
+      `  - source: ${S}/base/multi2\n    destination: ${D}/mirror/some2\n    platforms: [linux/amd64, linux/arm64]\n`,
+    );
+    expect(most(some)).toBe(1);
+    expect([...some.keys()].filter((k) => k.includes('/manifests/'))).toHaveLength(3);
+    // All platforms: the index and its three images, once each.
+    const all = await reads('all.yaml', `  - source: ${S}/base/multi2\n    destination: ${D}/mirror/all2\n`);
+    expect(most(all)).toBe(1);
+    expect([...all.keys()].filter((k) => k.includes('/manifests/'))).toHaveLength(4);
+    // One platform of a single image: its config, read by the plan to check the platform, once.
+    const one = await reads(
+      'one.yaml',
+      `  - source: ${S}/base/node\n    destination: ${D}/mirror/one2\n    tags: {include: ['^22\\.1\\.0$']}\n    platforms: [linux/amd64]\n`,
+    );
+    expect(most(one)).toBe(1);
+    expect([...one.keys()].filter((k) => k.includes('/blobs/'))).toHaveLength(2);
   });
 
   it('10,000 tags in 10 pages (Link): every page read, memory bounded, latest 3 planned', async () => {

@@ -1,7 +1,8 @@
 // A fault-injecting reverse proxy for tests: it sits on 127.0.0.1 in front of a real server (the
 // hub emulator, a registry), records every request with its Authorization header, and lets a test
 // replace or bend chosen answers: rewritten JSON (foreign `next` links), answers of its own
-// (endless pages), bodies cut mid-way, stalled, truncated or oversized, rewritten headers.
+// (endless pages), bodies cut mid-way, stalled, truncated or oversized, rewritten headers, answers
+// delayed (each request's arrival and end are recorded, so a test can see what overlapped).
 // A recorder (startRecorder) is a second listener on another origin that only records: where a
 // leaked credential or a followed link would land.
 //
@@ -19,6 +20,9 @@ export interface Seen {
   authorization?: string;
   /** A fault answered this request. */
   faulted?: boolean;
+  /** When the request arrived and when its answer ended (ms since the epoch): overlaps. */
+  at?: number;
+  done?: number;
 }
 
 export type Fault =
@@ -37,6 +41,8 @@ export type Fault =
   | { kind: 'stall-mid-body' }
   /** Forward, announce the full Content-Length, send half the body and close cleanly. */
   | { kind: 'truncate' }
+  /** Forward after `ms` (a distant server), unchanged. */
+  | { kind: 'delay'; ms: number }
   /** Answer 200 with `bytes` of JSON-ish filler, announced (Content-Length) or chunked. */
   | { kind: 'oversize'; bytes: number; announce: boolean };
 
@@ -67,9 +73,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const state = { oversizeBytesSent: 0 };
 
   const server = createServer((req, res) => {
-    const record: Seen = { method: req.method ?? 'GET', path: req.url ?? '/' };
+    const record: Seen = { method: req.method ?? 'GET', path: req.url ?? '/', at: Date.now() };
     if (req.headers.authorization) record.authorization = req.headers.authorization;
     seen.push(record);
+    res.on('close', () => {
+      record.done = Date.now();
+    });
     const pathOnly = (req.url ?? '/').split('?')[0] ?? '/';
     const rule = rules.find((r) => r.times > 0 && r.method === req.method && r.path.test(pathOnly));
     if (!rule) return forward(req, res, upstream, undefined);
@@ -86,6 +95,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         ...a.headers,
       });
       res.end(text);
+      return;
+    }
+    if (f.kind === 'delay') {
+      setTimeout(() => forward(req, res, upstream, undefined), f.ms);
       return;
     }
     if (f.kind === 'oversize') {

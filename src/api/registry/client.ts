@@ -363,7 +363,11 @@ export class RegistryClient extends RegistryTransport {
 
   // ---- uploads ----------------------------------------------------------------------------
 
-  /** POST /blobs/uploads/: a new upload, or a mount from another repository of the same registry. */
+  /**
+   * POST /blobs/uploads/: a new upload, or a mount from another repository of the same registry.
+   * A mount from the repository itself asks whether it holds the blob and opens an upload when it
+   * does not, in one request (no scope beyond the upload's).
+   */
   async startUpload(repo: RepositoryName, mount?: { digest: string; from: string }): Promise<StartedUpload> {
     const what = mount
       ? `mounting blob ${mount.digest} from ${mount.from} into ${repo.registry}/${repo.repository}`
@@ -375,7 +379,7 @@ export class RegistryClient extends RegistryTransport {
       method: 'POST',
       url: `v2/${repo.repository}/blobs/uploads/${query}`,
       actions: ['pull', 'push'],
-      extraScopes: mount ? [scopeFor(mount.from, ['pull'])] : [],
+      extraScopes: mount && mount.from !== repo.repository ? [scopeFor(mount.from, ['pull'])] : [],
       headers: { 'content-length': '0' },
       body: '',
       what,

@@ -31,6 +31,8 @@ export interface RegistryDestinationOptions {
   known?: KnownBlobs;
   monolithicMax?: number;
   chunkSize?: number;
+  /** Blobs up to this size are probed by a mount POST instead of a HEAD (upload.ts). */
+  probeByMountMax?: number;
   note?: (line: string) => void;
 }
 
@@ -102,6 +104,7 @@ export class RegistryDestination implements ImageDestination {
         mountFrom: sameRegistry ? from.repository : undefined,
         monolithicMax: once ? Number.POSITIVE_INFINITY : this.opts.monolithicMax,
         chunkSize: once ? Number.POSITIVE_INFINITY : this.opts.chunkSize,
+        probeByMountMax: this.opts.probeByMountMax,
         note: this.opts.note,
       },
       d.digest,

@@ -20,6 +20,8 @@ export class RegistrySource implements ImageSource {
     private readonly client: RegistryClient,
     readonly repository: ImageReference,
     private readonly known?: KnownBlobs,
+    /** A HEAD before each blob's first GET (pull, copy); sync reads its 404 from the GET instead. */
+    private readonly headFirst = true,
   ) {
     this.name = formatReference(repository);
   }
@@ -36,7 +38,11 @@ export class RegistrySource implements ImageSource {
 
   async openBlob(d: Descriptor, start = 0): Promise<BlobRead> {
     // A HEAD before a blob's first GET (issue 5): a missing blob is told apart from a broken one.
-    if (!this.read.has(d.digest) && (await this.client.headBlob(this.repository, d.digest)) === undefined)
+    if (
+      this.headFirst &&
+      !this.read.has(d.digest) &&
+      (await this.client.headBlob(this.repository, d.digest)) === undefined
+    )
       throw new NotFoundError(`blob ${d.digest} is missing from ${this.name}`);
     const { body, start: from } = await this.client.getBlob(this.repository, d.digest, start);
     this.read.add(d.digest);

@@ -39,6 +39,13 @@ export interface UploadContext {
   mountFrom?: string;
   monolithicMax?: number;
   chunkSize?: number;
+  /**
+   * Blobs up to this size are not HEADed first: the upload's POST asks for a mount from the
+   * repository itself (or the one known to hold it), which answers 201 when the blob is there and
+   * opens the upload when it is not — one request fewer for a new blob, as many for a present one.
+   * A registry that ignores such a mount has the (small) blob uploaded again.
+   */
+  probeByMountMax?: number;
   /** Notes for --debug ("resumed at byte N"). */
   note?: (line: string) => void;
 }
@@ -84,7 +91,8 @@ export async function pushBlob(
   open: BlobOpen,
 ): Promise<BlobAction> {
   const { client, repo } = uc;
-  if ((await client.headBlob(repo, digest, PUSH)) !== undefined) {
+  const probeByMount = size <= (uc.probeByMountMax ?? -1);
+  if (!probeByMount && (await client.headBlob(repo, digest, PUSH)) !== undefined) {
     uc.progress.done(digest, size, 'skipped');
     return 'skipped';
   }
@@ -111,22 +119,31 @@ export async function pushBlob(
     }
   }
   let location: string;
+  let early: Promise<Readable> | undefined;
   if (resumed) location = resumed;
   else {
-    const from = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
-    const mount = from && from !== repo.repository ? { digest, from } : undefined;
-    let started: Awaited<ReturnType<RegistryClient['startUpload']>>;
+    const known = uc.mountFrom ?? (await uc.known?.repositoryWith(repo.registry, digest, repo.repository));
+    const from = known && known !== repo.repository ? known : probeByMount ? repo.repository : undefined;
+    // A small blob probed in its own repository (no other known to hold it) is read from the source
+    // while the POST is on its way: one round trip fewer when it has to be sent; the read is
+    // dropped when the registry has the blob.
+    if (from === repo.repository && size <= monolithicMax) {
+      early = open(0, size);
+      early.catch(() => undefined);
+    }
+    let started: Started;
     try {
-      started = await client.startUpload(repo, mount);
+      started = await startOrMount(uc, digest, from);
     } catch (err) {
-      // No access to the mount's source (a token service may refuse the extra scope): upload.
-      if (!mount || !(err instanceof AuthError)) throw err;
-      uc.note?.(`could not mount ${digest} from ${mount.from} (${err.message}); uploading it`);
-      started = await client.startUpload(repo);
+      drop(early);
+      throw err;
     }
     if (started.mounted) {
-      uc.progress.done(digest, size, 'mounted');
-      return 'mounted';
+      drop(early);
+      // Mounted from the repository itself: it was there already.
+      const action = started.self ? 'skipped' : 'mounted';
+      uc.progress.done(digest, size, action);
+      return action;
     }
     location = started.location;
   }
@@ -139,7 +156,9 @@ export async function pushBlob(
   for (;;) {
     try {
       if (offset === 0 && size <= monolithicMax) {
-        const body = metered(await open(0, size), (n) => uc.progress.update(digest, n));
+        const first = early;
+        early = undefined;
+        const body = metered(await (first ?? open(0, size)), (n) => uc.progress.update(digest, n));
         await client.completeUpload(repo, location, digest, { data: body, length: size });
       } else {
         while (offset < size) {
@@ -192,6 +211,36 @@ export async function pushBlob(
   await uc.uploads?.remove(repo.registry, repo.repository, digest);
   uc.progress.done(digest, size, 'pushed');
   return 'pushed';
+}
+
+type Started = Awaited<ReturnType<RegistryClient['startUpload']>> & { self?: boolean };
+
+/**
+ * The upload's POST: a mount from `from` (a repository known to hold the blob, or the destination
+ * repository itself when probing), else a plain new upload.
+ */
+async function startOrMount(uc: UploadContext, digest: string, from: string | undefined): Promise<Started> {
+  const { client, repo } = uc;
+  const mount = from ? { digest, from } : undefined;
+  const self = from === repo.repository;
+  try {
+    return { ...(await client.startUpload(repo, mount)), self };
+  } catch (err) {
+    // No access to the mount's source (a token service may refuse the extra scope), or a
+    // registry that refuses a mount from the repository itself: upload.
+    const refused = err instanceof AuthError || (self && err instanceof ApiError && err.status < 500);
+    if (!mount || !refused) throw err;
+    uc.note?.(`could not mount ${digest} from ${mount.from} (${(err as Error).message}); uploading it`);
+    return client.startUpload(repo);
+  }
+}
+
+/** Drops a read begun early that is not needed (the registry had the blob, or the POST failed). */
+function drop(read: Promise<Readable> | undefined): void {
+  read?.then(
+    (body) => body.destroy(),
+    () => undefined,
+  );
 }
 
 /** Ctrl-C: cancel every upload still open (DELETE), and forget their saved state. */
