@@ -28,7 +28,7 @@
 //   others in push, pull and copy (an A/B of a change under the same load).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { createCipheriv, createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -46,6 +46,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
+import { startTokenService } from './token-service.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
@@ -196,49 +197,6 @@ async function makeImage(dir) {
 
 // ---- token service and registry ----------------------------------------------------------------
 
-function b64url(x) {
-  return Buffer.from(x).toString('base64url');
-}
-
-function startTokenServer(keyPem, certPem) {
-  const key = createPrivateKey(keyPem);
-  const der = Buffer.from(certPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
-  const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const auth = req.headers.authorization ?? '';
-    const anonymous = !auth;
-    if (!anonymous && auth !== `Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}`) {
-      res.writeHead(401);
-      return res.end();
-    }
-    const access = url.searchParams.getAll('scope').map((s) => {
-      const [type, name, actions] = s.split(':');
-      return { type, name, actions: anonymous ? [] : actions.split(',') };
-    });
-    const now = Math.floor(Date.now() / 1000);
-    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'ES256', x5c: [der.toString('base64')] }));
-    const claims = b64url(
-      JSON.stringify({
-        iss: ISSUER,
-        sub: USER,
-        aud: SERVICE,
-        exp: now + 600,
-        nbf: now - 10,
-        iat: now,
-        jti: randomBytes(8).toString('hex'),
-        access,
-      }),
-    );
-    const sig = sign('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' });
-    const token = `${header}.${claims}.${b64url(sig)}`;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ token, access_token: token, expires_in: 600, issued_at: new Date().toISOString() }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 async function freePort() {
   const s = createServer();
   await new Promise((r) => s.listen(0, '127.0.0.1', r));
@@ -352,32 +310,15 @@ try {
   if (!existsSync(join(repoRoot, 'dist', 'cli.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
 
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      join(work, 'token.key'),
-      '-out',
-      join(work, 'token.crt'),
-      '-days',
-      '30',
-      '-subj',
-      '/CN=bench',
-    ],
-    { stdio: 'ignore' },
-  );
-  tokenServer = await startTokenServer(
-    readFileSync(join(work, 'token.key'), 'utf8'),
-    readFileSync(join(work, 'token.crt'), 'utf8'),
-  );
-  const realm = `http://127.0.0.1:${tokenServer.address().port}/token`;
+  tokenServer = await startTokenService({
+    dir: work,
+    user: USER,
+    password: PASS,
+    service: SERVICE,
+    issuer: ISSUER,
+    anonymous: true,
+  });
+  const realm = `http://${tokenServer.host}/token`;
 
   const imageDir = join(work, 'image');
   log(`making ${args.layers} × ${args.layerSize / MiB} MiB layers …`);
@@ -689,6 +630,6 @@ try {
   log(`the bench took ${((Date.now() - benchStart) / 1000).toFixed(0)} s`);
 } finally {
   await registry?.stop();
-  tokenServer?.close();
+  await tokenServer?.stop();
   if (!args.keep) rmSync(work, { recursive: true, force: true });
 }

@@ -24,14 +24,14 @@
 //     [--rtt 20] [--base DIR]
 //   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds flags to node for every hubctl run.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startTokenService } from './token-service.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(repoRoot, 'bin/hubctl.js');
@@ -141,69 +141,9 @@ const TOKEN = {
   issuer: 'bench-issuer',
 };
 
-/**
- * A token service for registries with auth (as bench/registry.mjs's): ES256 JWTs for `bench`, an
- * EC key and certificate made by openssl. Runs in this process (its CPU is no client's).
- */
-async function startTokenServer() {
-  const keyPath = join(work, 'token.key');
-  const cert = join(work, 'token.crt');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      keyPath,
-    ].concat(['-out', cert, '-days', '30', '-subj', '/CN=bench']),
-    { stdio: 'ignore' },
-  );
-  const key = createPrivateKey(readFileSync(keyPath, 'utf8'));
-  const der = readFileSync(cert, 'utf8')
-    .replace(/-----[^-]+-----/g, '')
-    .replace(/\s+/g, '');
-  const b64url = (x) => Buffer.from(x).toString('base64url');
-  const basic = `Basic ${Buffer.from(`${TOKEN.user}:${TOKEN.password}`).toString('base64')}`;
-  const server = createHttpServer((req, res) => {
-    if (req.headers.authorization !== basic) {
-      res.writeHead(401);
-      return res.end();
-    }
-    const url = new URL(req.url, 'http://x');
-    const access = url.searchParams.getAll('scope').map((scope) => {
-      const [type, name, actions] = scope.split(':');
-      return { type, name, actions: actions.split(',') };
-    });
-    const now = Math.floor(Date.now() / 1000);
-    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'ES256', x5c: [der] }));
-    const claims = b64url(
-      JSON.stringify({
-        iss: TOKEN.issuer,
-        sub: TOKEN.user,
-        aud: TOKEN.service,
-        exp: now + 600,
-        nbf: now - 10,
-        iat: now,
-        jti: randomBytes(8).toString('hex'),
-        access,
-      }),
-    );
-    const sig = sign('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' });
-    const token = `${header}.${claims}.${b64url(sig)}`;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ token, access_token: token, expires_in: 600 }));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    host: `127.0.0.1:${server.address().port}`,
-    cert,
-    stop: () => new Promise((resolve) => server.close(resolve)),
-  };
+/** The token service for registries with auth (bench/token-service.mjs), its files in `work`. */
+function startTokenServer() {
+  return startTokenService({ dir: work, ...TOKEN });
 }
 
 /** A docker config that gives hubctl the token service's user for `hosts`; its DOCKER_CONFIG. */
