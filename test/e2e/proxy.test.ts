@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvent, startAuditEmulator } from '../support/audit-emulator.js';
 import { makeEcCertificate } from '../support/certificate.js';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
 import { makeOciImage } from '../support/oci-images.js';
@@ -233,4 +234,46 @@ describeWithRegistry('a registry with token auth through a proxy', () => {
       expect(direct.lines).toEqual([]);
     },
   );
+});
+
+// The audit log's page reads take their own path to the wire (undici's dispatch with a collecting
+// handler, http/layers/wire.ts): it must go through the proxy as every other request does.
+describeProxy('the audit log through a proxy', () => {
+  it('HTTP_PROXY carries every page of `audit export`, and the file holds every event once', async () => {
+    const anchor = Date.parse('2026-11-20T12:00:00.000Z');
+    const events = Array.from({ length: 45 }, (_, i) =>
+      auditEvent(i + 1, new Date(anchor - 60_000 * (i + 1)).toISOString()),
+    );
+    const emu = await startAuditEmulator({ events: { acme: events }, pageSizeCap: 10, now: () => anchor });
+    try {
+      const out = join(mkdtempSync(join(tmp, 'audit-')), 'events.ndjson');
+      const { result, lines } = await carried(() =>
+        runBin(
+          ['audit', 'export', '--from', '2026-11-19T00:00:00Z', '--to', '2026-11-20T12:00:00Z', '-o', out],
+          {
+            HUBCTL_CONFIG_DIR: mkdtempSync(join(tmp, 'cfg-')),
+            HOME: tmp,
+            HUBCTL_AUDIT_URL: emu.url,
+            HUBCTL_AUDIT_TOKEN: 'hub_oat_acme-audit-0001',
+            HUBCTL_ORG: 'acme',
+            HTTP_PROXY: proxy.url,
+          },
+        ),
+      );
+      expect(result.stderr).toBe(`Exported 45 events to ${out}.\n`);
+      expect(result.code).toBe(0);
+      // 45 events, 10 a page: 5 pages, each carried by the proxy (a tunnel per connection).
+      expect(emu.requests.length).toBe(5);
+      expect(lines.length).toBeGreaterThanOrEqual(1);
+      expect(lines.every((l) => l === `CONNECT 127.0.0.1:${new URL(emu.url).port}`)).toBe(true);
+      const ids = readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).audit_event_id);
+      expect(new Set(ids).size).toBe(45);
+      expect(ids.sort()).toEqual(events.map((e) => e.audit_event_id).sort());
+    } finally {
+      await emu.close();
+    }
+  });
 });
