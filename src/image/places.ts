@@ -32,7 +32,10 @@ export interface PlaceDeps {
    * image sync, whose plan has read each manifest).
    */
   probeByMountMax?: number;
-  /** False: no HEAD before a registry source's blob GET (image sync; pull and copy keep it). */
+  /**
+   * False: no HEAD before a registry source's blob GET (image sync, and image copy between
+   * registries; pull keeps it). A missing blob's 404 then comes from its GET, also exit 5.
+   */
   headBeforeGet?: boolean;
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */
@@ -45,6 +48,14 @@ export interface PlaceDeps {
 export function placeName(place: PlaceRef): string {
   return formatPlace(place, formatReference);
 }
+
+/**
+ * Blobs up to this size (configs, small layers) are probed at a registry destination by the
+ * upload's own POST (a mount from the repository itself) instead of a HEAD before it, where the
+ * blob's size is known from its manifest (image sync, and image copy between registries): one
+ * request fewer for each one that is not there.
+ */
+export const PROBE_BY_MOUNT_MAX = 64 * 1024;
 
 export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<ImageSource> {
   const name = placeName(place);
