@@ -32,10 +32,7 @@ export interface PlaceDeps {
    * image sync, whose plan has read each manifest).
    */
   probeByMountMax?: number;
-  /**
-   * False: no HEAD before a registry source's blob GET (image sync, and image copy between
-   * registries; pull keeps it). A missing blob's 404 then comes from its GET, also exit 5.
-   */
+  /** False: no HEAD before a registry source's blob GET (image sync; pull and copy keep it). */
   headBeforeGet?: boolean;
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */

@@ -82,9 +82,9 @@ describeWithRegistry('image copy between registries', () => {
     expect(d.code).toBe(5);
   });
 
-  it('asks the source no HEAD before a blob GET and probes a small blob by its upload POST', async () => {
-    // The manifest gives each blob's size: the GET's own 404 says missing, and a blob
-    // up to 64 KiB is asked for at the destination by a mount from the repository itself.
+  it('probes a small blob at the destination by its upload POST, not a HEAD; the source keeps its HEAD', async () => {
+    // The manifest gives each blob's size: a blob up to 64 KiB is asked for at the destination by a
+    // mount from the repository itself. The source's HEAD before each GET stays (issue 5).
     const small = await makeOciImage(join(w.tmp, 'small'), { tag: 's', layers: 1, layerSize: 4096 });
     expect((await w.run(['image', 'push', `oci:${small.dir}:s`, `${A}/src/small:s`], { env })).code).toBe(0);
     const r = await w.run(['--debug', 'image', 'copy', `${A}/src/small:s`, `${B}/dst/small:s`], {
@@ -92,7 +92,9 @@ describeWithRegistry('image copy between registries', () => {
     });
     expect(r.code).toBe(0);
     const sent = r.stderr.split('\n').filter((l) => /^\[debug\] > (GET|HEAD|POST|PUT|PATCH) http/.test(l));
-    expect(sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> HEAD'))).toEqual([]);
+    const heads = sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> HEAD'));
+    expect(heads).toHaveLength(2);
+    expect(heads.every((l) => l.includes(`http://${A}/v2/src/small/blobs/`))).toBe(true);
     expect(sent.filter((l) => l.includes('/blobs/uploads/?mount='))).toHaveLength(2);
     const d = await w.run(['image', 'digest', `${B}/dst/small:s`], { env });
     expect(d.stdout.trim()).toBe(small.top.digest);
