@@ -140,6 +140,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
           okStatuses: 'any',
           what,
           signal: o.signal,
+          collect: true,
         });
       } catch (err) {
         if (o.signal?.aborted || err instanceof UnexpectedAnswerError || !(err instanceof NetworkError))

@@ -56,6 +56,12 @@ export interface HttpRequestOptions {
   okStatuses?: number[] | 'any';
   /** What we were doing, prefixed to error messages ("listing policies of org acme"). */
   what?: string;
+  /**
+   * A GET whose 2xx body the caller reads whole (bytes/text/json), never as `body`: it is copied
+   * into one buffer as it arrives, with no stream in between (the audit log's pages; see
+   * layers/wire.ts). Caps, deadlines, retries and every other answer behave as without it.
+   */
+  collect?: boolean;
 }
 
 export interface HttpClient {
@@ -148,6 +154,7 @@ function outgoing(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs:
     followRedirects: opts.followRedirects,
     okStatuses: opts.okStatuses,
     what: opts.what,
+    collect: opts.collect,
     attempts: { retried: 0 },
   };
 }

@@ -31,11 +31,20 @@ export interface Outgoing {
   okStatuses?: number[] | 'any';
   /** What we were doing ("listing policies of org acme"), prefixed to error messages. */
   what?: string;
+  /** A GET whose 2xx body is read whole (bytes/text/json), never as a stream: see wire.ts. */
+  collect?: boolean;
   attempts: Attempts;
 }
 
-/** The body undici hands out: a Readable with `dump()`, which reads and discards what is left. */
-export type AnswerBody = Readable & { dump(): Promise<void> };
+/**
+ * The body undici hands out: a Readable with `dump()`, which reads and discards what is left. A
+ * collected body (wire.ts) also has `collect()`: at most `limit` bytes within `deadlineMs`, copied
+ * as they arrive; over the cap BodyTooLargeError, past the deadline BodyTooSlowError.
+ */
+export type AnswerBody = Readable & {
+  dump(): Promise<void>;
+  collect?(limit: number, deadlineMs: number): Promise<Buffer>;
+};
 
 export interface Answer {
   status: number;

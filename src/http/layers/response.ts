@@ -69,7 +69,9 @@ class Response implements HttpResponse {
     const req = this.req;
     for (;;) {
       try {
-        return await readCapped(this.current.body, limit, {
+        const body = this.current.body;
+        if (body.collect) return await body.collect(limit, req.timeoutMs * READ_DEADLINE_GAPS);
+        return await readCapped(body, limit, {
           contentLength: this.current.headers['content-length'],
           deadlineMs: req.timeoutMs * READ_DEADLINE_GAPS,
         });

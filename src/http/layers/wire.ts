@@ -1,13 +1,20 @@
 // The innermost layer: one request on the wire through an undici dispatcher (direct, or through the
 // proxy the environment names; see ../dispatcher.ts), its answer's headers flattened. Nothing is
 // retried, followed or checked here.
-import type { Readable } from 'node:stream';
+//
+// A GET marked `collect` (the audit log's pages) goes through undici's public `dispatch` with a
+// handler of its own instead: its answer's body is a CollectedBody, whose chunks are copied into
+// one buffer as they arrive (`collect()`), with no stream, async iterator or timer race in between.
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { BodyTooLargeError, BodyTooSlowError } from '../body.js';
 import type { DispatcherFor } from '../dispatcher.js';
-import type { AnswerBody, Send } from './exchange.js';
+import type { Answer, AnswerBody, Outgoing, Send } from './exchange.js';
 
 export function wire(route: DispatcherFor): Send {
   return async (req) => {
     const { dispatcher, proxy } = route(req.url);
+    if (req.collect && req.method === 'GET') return dispatchCollected(dispatcher, proxy, req);
     const res = await dispatcher
       .request({
         origin: req.url.origin,
@@ -42,4 +49,223 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
+}
+
+/**
+ * One GET through `dispatcher.dispatch`, with the options `request()` above gets. It resolves at the
+ * answer's headers, as `request()` does, and fails before them with the same undici errors.
+ */
+function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const signal = req.signal;
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    let body: CollectedBody | undefined;
+    let controller: Dispatcher.DispatchController | undefined;
+    const onAbort = () => {
+      const reason = abortReason(signal as AbortSignal);
+      if (body) body.cut(reason);
+      else controller?.abort(reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const over = () => signal?.removeEventListener('abort', onAbort);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (signal?.aborted) c.abort(abortReason(signal));
+      },
+      onResponseStart(c, statusCode, headers) {
+        if (statusCode < 200) return; // informational: the real answer follows
+        const flat = flattenHeaders(headers as Record<string, string | string[] | undefined>);
+        const length = Number(flat['content-length']);
+        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over);
+        resolve({ status: statusCode, headers: flat, url: req.url, body });
+      },
+      onResponseData(_c, chunk) {
+        body?.data(chunk);
+      },
+      onResponseEnd() {
+        body?.end();
+      },
+      onResponseError(_c, err) {
+        if (body) {
+          body.fail(err);
+          return;
+        }
+        over();
+        // Says which proxy the failure went through: a corporate network's usual suspect.
+        reject(proxy ? Object.assign(err, { proxy }) : err);
+      },
+    };
+    dispatcher.dispatch(
+      {
+        origin: req.url.origin,
+        path: `${req.url.pathname}${req.url.search}`,
+        method: req.method,
+        headers: req.headers,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      },
+      handler,
+    );
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
+}
+
+/** What `collect()` does with each chunk, the end, or the failure. */
+interface Sink {
+  data(chunk: Buffer): void;
+  end(): void;
+  fail(err: Error): void;
+}
+
+/** dump(): a rest up to this is read and discarded, keeping the connection (as undici's); more drops it. */
+const DUMP_LIMIT = 128 * 1024;
+
+/**
+ * A body as the handler hands it over. Read by `collect()`, each chunk is copied on arrival into
+ * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
+ * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
+ * other way (an error body, `dump()`), it is a plain Readable, paused when its buffer is full.
+ */
+class CollectedBody extends Readable {
+  private sink: Sink | undefined;
+  private state: 'open' | 'ended' | 'failed' = 'open';
+
+  constructor(
+    private readonly controller: Dispatcher.DispatchController,
+    private readonly length: number | undefined,
+    /** Called once when the answer is over (ended, failed or dropped). */
+    private readonly over: () => void,
+  ) {
+    super();
+  }
+
+  data(chunk: Buffer): void {
+    if (this.state !== 'open') return;
+    if (this.sink) this.sink.data(chunk);
+    else if (!this.push(chunk)) this.controller.pause();
+  }
+
+  end(): void {
+    if (this.state !== 'open') return;
+    this.state = 'ended';
+    this.over();
+    const sink = this.sink;
+    this.sink = undefined;
+    if (sink) sink.end();
+    else this.push(null);
+  }
+
+  fail(err: Error): void {
+    if (this.state !== 'open') return;
+    this.state = 'failed';
+    this.over();
+    const sink = this.sink;
+    this.sink = undefined;
+    if (sink) sink.fail(err);
+    else this.destroy(err);
+  }
+
+  /** Ends the request with `err`, heard by a reader if there is one (else nobody is left to). */
+  cut(err: Error): void {
+    if (this.listenerCount('error') === 0) this.on('error', ignore);
+    this.destroy(err);
+  }
+
+  override _read(): void {
+    if (this.controller.paused) this.controller.resume();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (this.state === 'open') {
+      const reason = err ?? new Error('the answer was not read to its end');
+      this.state = 'failed';
+      this.over();
+      this.sink?.fail(reason);
+      this.sink = undefined;
+      this.controller.abort(reason);
+    }
+    cb(err);
+  }
+
+  dump(): Promise<void> {
+    if (this.state !== 'open' || (this.length ?? 0) > DUMP_LIMIT || this.readableLength > DUMP_LIMIT) {
+      if (!this.readableEnded) this.destroy();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let seen = 0;
+      this.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > DUMP_LIMIT) this.destroy();
+      });
+      this.once('end', resolve);
+      this.once('close', resolve);
+      this.once('error', () => resolve());
+    });
+  }
+
+  collect(limit: number, deadlineMs: number): Promise<Buffer> {
+    if (this.length !== undefined && this.length > limit) {
+      this.destroy();
+      return Promise.reject(new BodyTooLargeError(limit));
+    }
+    return new Promise<Buffer>((resolve, reject) => {
+      let buf = Buffer.allocUnsafe(Math.min(limit, this.length ?? 64 * 1024));
+      let total = 0;
+      let settled = false;
+      const finish = (err: Error | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(total === buf.length ? buf : buf.subarray(0, total));
+      };
+      const sink: Sink = {
+        data: (chunk) => {
+          if (total + chunk.length > buf.length) {
+            if (total + chunk.length > limit) {
+              finish(new BodyTooLargeError(limit));
+              this.destroy();
+              return;
+            }
+            const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(total + chunk.length, 2 * buf.length)));
+            buf.copy(grown, 0, 0, total);
+            buf = grown;
+          }
+          total += chunk.copy(buf, total);
+        },
+        end: () => finish(undefined),
+        fail: (err) => finish(err),
+      };
+      const timer = setTimeout(() => {
+        const err = new BodyTooSlowError(deadlineMs);
+        finish(err);
+        this.cut(err);
+      }, deadlineMs);
+      // What arrived before: held by the Readable, or the answer already over.
+      for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
+        sink.data(chunk);
+        if (settled) return;
+      }
+      if (this.state === 'ended') return finish(undefined);
+      if (this.state === 'failed' || this.destroyed) return finish(this.errored ?? prematureClose());
+      this.sink = sink;
+      if (this.controller.paused) this.controller.resume();
+    });
+  }
+}
+
+function ignore(): void {}
+
+function prematureClose(): Error {
+  return Object.assign(new Error('the answer was cut before its end'), {
+    code: 'ERR_STREAM_PREMATURE_CLOSE',
+  });
 }
