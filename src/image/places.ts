@@ -46,6 +46,14 @@ export function placeName(place: PlaceRef): string {
   return formatPlace(place, formatReference);
 }
 
+/**
+ * Blobs up to this size (configs, small layers) are probed at a registry destination by the
+ * upload's own POST (a mount from the repository itself) instead of a HEAD before it, where the
+ * blob's size is known from its manifest (image sync, and image copy between registries): one
+ * request fewer for each one that is not there.
+ */
+export const PROBE_BY_MOUNT_MAX = 64 * 1024;
+
 export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<ImageSource> {
   const name = placeName(place);
   switch (place.transport) {

@@ -14,7 +14,7 @@ import { Limiter, runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
-import { openDestination, openSource, type PlaceDeps } from './places.js';
+import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from './places.js';
 import { PlannedSource } from './planned-source.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
@@ -100,12 +100,8 @@ interface Planned {
   source?: ImageSource;
 }
 
-/**
- * Blobs up to this size (configs, small layers) are probed at the destination by the upload's own
- * POST (a mount from the repository itself) instead of a HEAD before it: one request fewer for each
- * one that is not there, which is most configs of the tags a sync copies.
- */
-export const PROBE_BY_MOUNT_MAX = 64 * 1024;
+/** Blobs up to this size are probed at the destination by a mount POST (places.ts). */
+export { PROBE_BY_MOUNT_MAX };
 
 /** Bytes of one tag's child manifests and configs the plan keeps for its copy (planned-source.ts). */
 const PLANNED_MEMORY = 1024 * 1024;

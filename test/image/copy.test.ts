@@ -81,4 +81,22 @@ describeWithRegistry('image copy between registries', () => {
     const d = await w.run(['image', 'digest', `${B}/dst/corrupt:1`], { env });
     expect(d.code).toBe(5);
   });
+
+  it('probes a small blob at the destination by its upload POST, not a HEAD; the source keeps its HEAD', async () => {
+    // The manifest gives each blob's size: a blob up to 64 KiB is asked for at the destination by a
+    // mount from the repository itself. The source's HEAD before each GET stays (issue 5).
+    const small = await makeOciImage(join(w.tmp, 'small'), { tag: 's', layers: 1, layerSize: 4096 });
+    expect((await w.run(['image', 'push', `oci:${small.dir}:s`, `${A}/src/small:s`], { env })).code).toBe(0);
+    const r = await w.run(['--debug', 'image', 'copy', `${A}/src/small:s`, `${B}/dst/small:s`], {
+      env: w.withCredentialsFor([A, B]),
+    });
+    expect(r.code).toBe(0);
+    const sent = r.stderr.split('\n').filter((l) => /^\[debug\] > (GET|HEAD|POST|PUT|PATCH) http/.test(l));
+    const heads = sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> HEAD'));
+    expect(heads).toHaveLength(2);
+    expect(heads.every((l) => l.includes(`http://${A}/v2/src/small/blobs/`))).toBe(true);
+    expect(sent.filter((l) => l.includes('/blobs/uploads/?mount='))).toHaveLength(2);
+    const d = await w.run(['image', 'digest', `${B}/dst/small:s`], { env });
+    expect(d.stdout.trim()).toBe(small.top.digest);
+  });
 });
