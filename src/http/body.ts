@@ -93,10 +93,11 @@ export function readCapped(
   });
 }
 
-function ignore(): void {}
+/** A listener for an error nobody is left to hear (a body dropped after its read was settled). */
+export function ignore(): void {}
 
 /** What a stream closed before its end gives, as node's own stream helpers name it. */
-function prematureClose(): Error {
+export function prematureClose(): Error {
   return Object.assign(new Error('the answer was cut before its end'), {
     code: 'ERR_STREAM_PREMATURE_CLOSE',
   });

@@ -7,7 +7,7 @@
 // one buffer as they arrive (`collect()`), with no stream, async iterator or timer race in between.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { BodyTooLargeError, BodyTooSlowError } from '../body.js';
+import { BodyTooLargeError, BodyTooSlowError, ignore, prematureClose } from '../body.js';
 import type { DispatcherFor } from '../dispatcher.js';
 import type { Answer, AnswerBody, Outgoing, Send } from './exchange.js';
 
@@ -260,12 +260,4 @@ class CollectedBody extends Readable {
       if (this.controller.paused) this.controller.resume();
     });
   }
-}
-
-function ignore(): void {}
-
-function prematureClose(): Error {
-  return Object.assign(new Error('the answer was cut before its end'), {
-    code: 'ERR_STREAM_PREMATURE_CLOSE',
-  });
 }
