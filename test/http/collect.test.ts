@@ -136,6 +136,42 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     expect(await res.text(64 * 1024)).toBe('{"message":"slow down"}');
   });
 
+  it('refuses a chunked body that passes its cap after the buffer has grown past its first size', async () => {
+    // No length: the buffer starts at 64 KiB and doubles; the cap (100 KiB) still holds mid-growth.
+    const server = await serve((_req, res) => {
+      res.write('x'.repeat(60 * 1024));
+      setTimeout(() => res.write('x'.repeat(30 * 1024)), 10);
+      setTimeout(() => res.end('x'.repeat(30 * 1024)), 20);
+    });
+    const res = await client().http.request({ url: server.url, collect, what: 'reading the audit log' });
+    const err = await res.bytes(100 * 1024).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedAnswerError);
+    expect((err as Error).message).toBe(
+      `reading the audit log: unexpected answer from ${server.origin.slice(7)}: the answer is larger than 100 KiB`,
+    );
+  });
+
+  it('drops the credential on a redirect to another origin (another port), and keeps it on the same one', async () => {
+    const elsewhere = await serve(reply(200, {}, 'there'));
+    const home = await serve((req, res) => {
+      if (req.url === '/away') res.writeHead(302, { location: `${elsewhere.url}/p?page_token=t` }).end();
+      else if (req.url === '/near') res.writeHead(302, { location: '/here' }).end();
+      else res.end('here');
+    });
+    const { http } = client();
+    const credential = { origin: home.origin, authorization: 'Bearer secret-token' };
+    expect(await (await http.request({ url: `${home.url}/near`, collect, credential })).text()).toBe('here');
+    expect(await (await http.request({ url: `${home.url}/away`, collect, credential })).text()).toBe('there');
+    expect(home.hits.map((h) => [h.path, h.headers.authorization])).toEqual([
+      ['/near', 'Bearer secret-token'],
+      ['/here', 'Bearer secret-token'],
+      ['/away', 'Bearer secret-token'],
+    ]);
+    expect(elsewhere.hits.map((h) => [h.path, h.headers.authorization])).toEqual([
+      ['/p?page_token=t', undefined],
+    ]);
+  });
+
   it('stops at once when the signal aborts mid-body', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100' });
