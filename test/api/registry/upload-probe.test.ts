@@ -32,6 +32,16 @@ function contextFor(client: RegistryClient, repo: { registry: string; repository
   };
 }
 
+/** A client of the fake registries below, which ask for no credentials. */
+function anonymousClient(): RegistryClient {
+  const clock = fixedClock();
+  return new RegistryClient({
+    http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
+    clock,
+    credentials: async () => undefined,
+  });
+}
+
 describeWithRegistry('probe by mount against distribution 2.8', () => {
   const world = useRegistryWorld('probe/app');
   let proxy: FaultProxy;
@@ -116,12 +126,7 @@ describe('probe by mount against a registry that refuses a mount from the reposi
         res.writeHead(405);
         res.end();
       });
-      const clock = fixedClock();
-      const client = new RegistryClient({
-        http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
-        clock,
-        credentials: async () => undefined,
-      });
+      const client = anonymousClient();
       const notes: string[] = [];
       const uc = {
         ...contextFor(client, { registry: reg.host, repository: 'team/app' }),
@@ -165,12 +170,7 @@ describe('probe by mount: the small blob is read while the POST is on its way', 
       res.writeHead(405);
       res.end();
     });
-    const clock = fixedClock();
-    const client = new RegistryClient({
-      http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
-      clock,
-      credentials: async () => undefined,
-    });
+    const client = anonymousClient();
     return { reg, events, uc: contextFor(client, { registry: reg.host, repository: 'team/app' }) };
   };
   const blob = Buffer.from('{"config":"early"}');
