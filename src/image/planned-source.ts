@@ -3,8 +3,8 @@
 // from memory, so the one transfer asks the registry only for what the plan did not read. Bounded:
 // past `maxBytes` nothing more is kept, and reads go to the source as before.
 
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { sha256Digest } from '../oci/manifest.js';
 import type { Descriptor } from '../oci/media-types.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { ReferrerList } from './referrers.js';
@@ -81,8 +81,7 @@ export class PlannedSource implements ImageSource {
     read.body.destroy();
     const bytes = Buffer.concat(chunks);
     // Kept only when whole and right; otherwise handed on as read, for the reader to refuse.
-    if (n === d.size && `sha256:${createHash('sha256').update(bytes).digest('hex')}` === d.digest)
-      this.blobs.set(d.digest, bytes);
+    if (n === d.size && sha256Digest(bytes) === d.digest) this.blobs.set(d.digest, bytes);
     else this.kept -= d.size;
     return { body: Readable.from([bytes]), start: 0 };
   }
