@@ -35,15 +35,26 @@ export class Limiter {
   constructor(private readonly limit: number) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active < Math.max(1, this.limit)) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const release = await this.acquire();
     try {
       return await fn();
     } finally {
+      release();
+    }
+  }
+
+  /** Waits for a slot; answers the function that frees it (once). */
+  async acquire(): Promise<() => void> {
+    if (this.active < Math.max(1, this.limit)) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
       // The slot passes to the next task waiting, else it is freed.
       const next = this.waiting.shift();
       if (next) next();
       else this.active--;
-    }
+    };
   }
 }

@@ -50,3 +50,28 @@ it('runPool: results in order, at most `limit` at once', async () => {
   expect(out).toEqual([50, 10, 30, 20, 40]);
   expect(most).toBe(2);
 });
+
+it('Limiter.acquire: a freed slot goes to the task waiting, not to one asking meanwhile; a second release does nothing', async () => {
+  const limit = new Limiter(1);
+  const release = await limit.acquire();
+  let waiterIn = false;
+  const waiter = limit.acquire().then((r) => {
+    waiterIn = true;
+    return r;
+  });
+  release();
+  release();
+  // Asked in the same turn as the release, before the waiter has run: it waits for the slot.
+  let lateIn = false;
+  const late = limit.acquire().then((r) => {
+    lateIn = true;
+    return r;
+  });
+  const releaseWaiter = await waiter;
+  await tick();
+  expect(waiterIn).toBe(true);
+  expect(lateIn).toBe(false);
+  releaseWaiter();
+  (await late)();
+  expect(lateIn).toBe(true);
+});

@@ -3,8 +3,8 @@
 // from memory, so the one transfer asks the registry only for what the plan did not read. Bounded:
 // past `maxBytes` nothing more is kept, and reads go to the source as before.
 
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { sha256Digest } from '../oci/manifest.js';
 import type { Descriptor } from '../oci/media-types.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { ReferrerList } from './referrers.js';
@@ -70,19 +70,24 @@ export class PlannedSource implements ImageSource {
     if (had) return { body: Readable.from([had.subarray(start, end)]), start };
     if (start !== 0 || end !== undefined || d.size > PLANNED_BLOB_MAX || !this.fits(d.size))
       return this.inner.openBlob(d, start, end);
-    const read = await this.inner.openBlob(d, 0);
     const chunks: Buffer[] = [];
     let n = 0;
-    for await (const c of read.body) {
-      n += (c as Buffer).length;
-      if (n > d.size) break;
-      chunks.push(c as Buffer);
+    try {
+      const read = await this.inner.openBlob(d, 0);
+      for await (const c of read.body) {
+        n += (c as Buffer).length;
+        if (n > d.size) break;
+        chunks.push(c as Buffer);
+      }
+      read.body.destroy();
+    } catch (err) {
+      // A failed read keeps nothing, so it counts for nothing.
+      this.kept -= d.size;
+      throw err;
     }
-    read.body.destroy();
     const bytes = Buffer.concat(chunks);
     // Kept only when whole and right; otherwise handed on as read, for the reader to refuse.
-    if (n === d.size && `sha256:${createHash('sha256').update(bytes).digest('hex')}` === d.digest)
-      this.blobs.set(d.digest, bytes);
+    if (n === d.size && sha256Digest(bytes) === d.digest) this.blobs.set(d.digest, bytes);
     else this.kept -= d.size;
     return { body: Readable.from([bytes]), start: 0 };
   }

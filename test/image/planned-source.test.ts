@@ -114,4 +114,8 @@ it('a blob that does not match its digest is handed on, not kept; a failed manif
   await expect(planned.getManifest(absent)).rejects.toThrow(/no manifest/);
   expect(calls.manifests).toEqual([absent.digest, absent.digest]);
   expect(planned.kept).toBe(0);
+
+  // A blob read that fails (missing at the source) counts for nothing either.
+  await expect(planned.openBlob(blobDesc(Buffer.from('gone')), 0)).rejects.toThrow(/missing/);
+  expect(planned.kept).toBe(0);
 });

@@ -29,6 +29,17 @@ describeWithTools(['docker-registry'], 'image sync', () => {
     writeFileSync(path, text);
     return path;
   };
+  /** An index of three one-layer images (amd64, arm64, s390x), pushed as `S/base/NAME:1`. */
+  const pushThreePlatforms = async (name: string) => {
+    const img = await makeOciImage(join(w.tmp, name), {
+      tag: 'm',
+      layers: 1,
+      layerSize: 1024,
+      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
+    });
+    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/${name}:1`])).code).toBe(0);
+    return img;
+  };
   const tagsAt = async (repo: string) => {
     const r = await run(['--json', 'image', 'tags', repo]);
     return r.code === 0 ? (JSON.parse(r.stdout) as string[]).sort() : [];
@@ -384,13 +395,7 @@ ${extra}`;
   });
 
   it('what the plan read for platforms (child manifests, a config) is not asked for again by the copy', async () => {
-    const img = await makeOciImage(join(w.tmp, 'multi2'), {
-      tag: 'm',
-      layers: 1,
-      layerSize: 1024,
-      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
-    });
-    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/multi2:1`])).code).toBe(0);
+    await pushThreePlatforms('multi2');
     const own = { env: w.withCredentialsFor([S, D]) };
     /** Each source manifest and blob read, with how often a run read it. */
     const reads = async (name: string, mapping: string) => {
@@ -497,13 +502,7 @@ ${extra}`;
   });
 
   it('platforms keeps the listed ones of an index; referrers: true carries what points at it', async () => {
-    const img = await makeOciImage(join(w.tmp, 'multi'), {
-      tag: 'm',
-      layers: 1,
-      layerSize: 1024,
-      platforms: ['linux/amd64', 'linux/arm64', 'linux/s390x'],
-    });
-    expect((await run(['image', 'push', `oci:${img.dir}:m`, `${S}/base/multi:1`])).code).toBe(0);
+    const img = await pushThreePlatforms('multi');
     writeFileSync(join(w.tmp, 'sbom.json'), '{}');
     expect(
       (

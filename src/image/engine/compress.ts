@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, deflateRaw as deflateRawCallback, gzip as gzipCallback } from 'node:zlib';
 import { sha256Digest } from '../../oci/manifest.js';
+import { Limiter } from '../../pool.js';
 import { READ_CHUNK } from '../io-sizes.js';
 
 const gzip = promisify(gzipCallback);
@@ -26,31 +27,14 @@ export const ENGINE_GZIP_LEVEL = 1;
 /** zlib's output buffer: fewer, larger chunks for the hash and the socket than its 16 KiB default. */
 const GZIP_CHUNK = 256 << 10;
 
-/** At most `limit` jobs at once; the others wait their turn. */
+/**
+ * At most `limit` jobs at once; the others wait their turn (src/pool.ts's Limiter: a freed slot
+ * passes straight to the next waiting job, so that one arriving meanwhile cannot take it as well).
+ */
 export function limiter(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  /** Waits for a turn; answers the function that ends it (once). */
-  const acquire = async (): Promise<() => void> => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      running--;
-      waiting.shift()?.();
-    };
-  };
-  const run = async <T>(job: () => Promise<T>): Promise<T> => {
-    const release = await acquire();
-    try {
-      return await job();
-    } finally {
-      release();
-    }
-  };
-  return Object.assign(run, { acquire });
+  const slots = new Limiter(limit);
+  const run = <T>(job: () => Promise<T>): Promise<T> => slots.run(job);
+  return Object.assign(run, { acquire: () => slots.acquire() });
 }
 
 /**

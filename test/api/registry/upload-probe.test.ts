@@ -14,7 +14,7 @@ import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js';
 import { describeWithRegistry } from '../../support/registry.js';
 import { useRegistryWorld } from '../../support/registry-world.js';
 import { fixedClock } from '../../support/run-cli.js';
-import { startFakeServer } from './fake-server.js';
+import { json, startFakeServer } from './fake-server.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 const silent: TransferProgress = { begin() {}, update() {}, done() {}, stop() {} };
@@ -30,6 +30,16 @@ function contextFor(client: RegistryClient, repo: { registry: string; repository
     open: new Set<OpenUpload>(),
     probeByMountMax: 64 * 1024,
   };
+}
+
+/** A client of the fake registries below, which ask for no credentials. */
+function anonymousClient(): RegistryClient {
+  const clock = fixedClock();
+  return new RegistryClient({
+    http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
+    clock,
+    credentials: async () => undefined,
+  });
 }
 
 describeWithRegistry('probe by mount against distribution 2.8', () => {
@@ -116,12 +126,7 @@ describe('probe by mount against a registry that refuses a mount from the reposi
         res.writeHead(405);
         res.end();
       });
-      const clock = fixedClock();
-      const client = new RegistryClient({
-        http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
-        clock,
-        credentials: async () => undefined,
-      });
+      const client = anonymousClient();
       const notes: string[] = [];
       const uc = {
         ...contextFor(client, { registry: reg.host, repository: 'team/app' }),
@@ -165,12 +170,7 @@ describe('probe by mount: the small blob is read while the POST is on its way', 
       res.writeHead(405);
       res.end();
     });
-    const clock = fixedClock();
-    const client = new RegistryClient({
-      http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
-      clock,
-      credentials: async () => undefined,
-    });
+    const client = anonymousClient();
     return { reg, events, uc: contextFor(client, { registry: reg.host, repository: 'team/app' }) };
   };
   const blob = Buffer.from('{"config":"early"}');
@@ -203,6 +203,53 @@ describe('probe by mount: the small blob is read while the POST is on its way', 
       expect(events).toEqual(['read', 'POST answered']);
     } finally {
       await reg.close();
+    }
+  });
+});
+
+describe('probe by mount: a hostile registry', () => {
+  it("an upload Location on another origin gets the blob's PUT without the registry's token", async () => {
+    const reg = await startFakeServer();
+    const other = await startFakeServer();
+    try {
+      const blob = Buffer.from('{"config":"elsewhere"}');
+      reg.handle((req, res) => {
+        const u = new URL(req.url!, reg.url);
+        if (u.pathname === '/token') return json(res, 200, { token: 'tok-secret' });
+        if (req.headers.authorization !== 'Bearer tok-secret') {
+          res.writeHead(401, { 'www-authenticate': `Bearer realm="${reg.url}/token",service="fake"` });
+          return void res.end();
+        }
+        if (req.method === 'POST') {
+          // The probe's mount is not taken (202): the upload is to go on at another origin.
+          res.writeHead(202, { location: `http://localhost:${other.port}/uploads/u1` });
+          return void res.end();
+        }
+        res.writeHead(405);
+        res.end();
+      });
+      let put: { digest: string | null; bytes: string } | undefined;
+      other.handle((req, res, body) => {
+        put = { digest: new URL(req.url!, other.url).searchParams.get('digest'), bytes: sha(body) };
+        res.writeHead(201);
+        res.end();
+      });
+      const clock = fixedClock();
+      const client = new RegistryClient({
+        http: createHttpClient({ userAgent: 'test', clock, retryBaseMs: 1 }),
+        clock,
+        credentials: async () => ({ username: 'alice', secret: 'alice-password' }),
+      });
+      const uc = contextFor(client, { registry: reg.host, repository: 'team/app' });
+      expect(await pushBlob(uc, sha(blob), blob.length, feed(blob))).toBe('pushed');
+      const post = reg.requests.find((r) => r.method === 'POST')!;
+      expect(post.headers.authorization).toBe('Bearer tok-secret');
+      expect(other.requests.map((r) => r.method)).toEqual(['PUT']);
+      expect(other.requests[0]!.headers.authorization).toBeUndefined();
+      expect(put).toEqual({ digest: sha(blob), bytes: sha(blob) });
+    } finally {
+      await reg.close();
+      await other.close();
     }
   });
 });
