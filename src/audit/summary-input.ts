@@ -11,7 +11,7 @@
 import { isAscii } from 'node:buffer';
 import { EventFieldReader, type EventFields } from './event-fields.js';
 import { lineTooLong, MAX_LINE_BYTES, parseLine } from './ndjson.js';
-import { type AuditQuery, hasConditions, type MatchedFields, recordMatches } from './query.js';
+import { type AuditQuery, hasConditions, recordMatches } from './query.js';
 import { decisionName, readAuditRecord } from './record.js';
 import type { SummaryCounter, SummaryKey } from './summary.js';
 
@@ -43,39 +43,6 @@ export async function summarizeFiles(
   }
 }
 
-/** The filters' view of an event read in place (the time's milliseconds only when asked). */
-class Matched implements MatchedFields {
-  e!: EventFields;
-  get timeMs(): number {
-    const t = this.e.time;
-    return t === undefined ? Number.NaN : Date.parse(t);
-  }
-  get user() {
-    return this.e.user;
-  }
-  get decision() {
-    return this.e.decision;
-  }
-  get mode() {
-    return this.e.mode;
-  }
-  get actionType() {
-    return this.e.actionType;
-  }
-  get agent() {
-    return this.e.agent;
-  }
-  get session() {
-    return this.e.session;
-  }
-  get resource() {
-    return this.e.resource;
-  }
-  get eventType() {
-    return this.e.eventType;
-  }
-}
-
 /** The lines of one file after another, counted; throws the first error readNdjson would. */
 export class SummaryLines {
   private name = '';
@@ -83,7 +50,6 @@ export class SummaryLines {
   private lineNo = 0;
   private readonly reader = new EventFieldReader();
   private readonly check: boolean;
-  private readonly matched = new Matched();
   /** Events counted (matching the query). */
   kept = 0;
 
@@ -193,10 +159,7 @@ export class SummaryLines {
 
   /** A line read in place. */
   private fast(e: EventFields): void {
-    if (this.check) {
-      this.matched.e = e;
-      if (!recordMatches(this.matched, this.query)) return;
-    }
+    if (this.check && !recordMatches(e, this.query)) return;
     this.kept++;
     let value: string | undefined;
     switch (this.by) {
