@@ -10,6 +10,7 @@
 // Both give the counter, and the filters, the same values.
 import { isAscii } from 'node:buffer';
 import { EventFieldReader, type EventFields } from './event-fields.js';
+import { blockEnd } from './lines.js';
 import { lineTooLong, MAX_LINE_BYTES, parseLine } from './ndjson.js';
 import { type AuditQuery, hasConditions, recordMatches } from './query.js';
 import { decisionName, readAuditRecord } from './record.js';
@@ -19,9 +20,6 @@ export interface InputFile {
   name: string;
   open: () => AsyncIterable<Buffer | string>;
 }
-
-/** The bytes decoded at once, about (lines.ts: one string a block is quicker than one a line). */
-const BLOCK = 32 * 1024;
 
 /** Counts the events of the files matching the query; `progress` is told the count after each chunk. */
 export async function summarizeFiles(
@@ -100,8 +98,7 @@ export class SummaryLines {
   /** The lines of buf[from, last] (last: a LF), a block at a time; the first bad line's error. */
   private lines(buf: Buffer, from: number, last: number, bad: Error | undefined): Error | undefined {
     while (from <= last) {
-      let to = from + BLOCK >= last ? last : buf.lastIndexOf(10, from + BLOCK);
-      if (to < from) to = buf.indexOf(10, from);
+      const to = blockEnd(buf, from, last);
       if (bad === undefined && isAscii(buf.subarray(from, to + 1))) bad = this.asciiBlock(buf, from, to);
       else bad = this.block(buf, from, to, bad);
       from = to + 1;
