@@ -39,8 +39,11 @@ export type ReplayEvent = Pick<
   | 'httpRequest'
 >;
 
-/** The fields the reader gives: replay's, and the session and mode `audit summary` filters on. */
-export type EventFields = ReplayEvent & Pick<AuditRecord, 'session' | 'mode'>;
+/**
+ * The fields the reader gives: replay's, and the session, mode and time's milliseconds `audit
+ * summary` filters on (all its filters' fields: query.ts's MatchedFields).
+ */
+export type EventFields = ReplayEvent & Pick<AuditRecord, 'session' | 'mode' | 'timeMs'>;
 
 /**
  * The values whose bytes a caller may read in place (EventFieldReader.spanField): the string fields
@@ -645,6 +648,12 @@ class LineEvent implements EventFields {
 
   get time(): string | undefined {
     return this.r.string(CREATED_AT) ?? this.r.string(TIMESTAMP);
+  }
+
+  /** readAuditRecord's timeMs (made when asked for: only a filter on time does). */
+  get timeMs(): number {
+    const t = this.time;
+    return t === undefined ? Number.NaN : Date.parse(t);
   }
 
   get session(): string | undefined {

@@ -19,6 +19,16 @@ export interface LineSink {
 /** The bytes decoded at once for a sink that takes lines in a block (lineIn), about. */
 const BLOCK = 32 * 1024;
 
+/**
+ * The end (a LF) of the block of lines of buf starting at `from`, up to `last` (a LF): about BLOCK
+ * bytes of whole lines, or the one line at `from` when it is longer. A string much larger than a
+ * block is slower to make than its lines are; one a block is quicker than one a line.
+ */
+export function blockEnd(buf: Buffer, from: number, last: number): number {
+  const to = from + BLOCK >= last ? last : buf.lastIndexOf(10, from + BLOCK);
+  return to < from ? buf.indexOf(10, from) : to;
+}
+
 export class LineSplitter {
   private carry: Buffer[] = [];
   private carried = 0;
@@ -57,10 +67,9 @@ export class LineSplitter {
     this.pushFrom(chunk.subarray(0, first + 1), 0);
     const last = chunk.lastIndexOf(10);
     // LF is one byte of UTF-8 and never inside a character's: a block of lines decodes as its lines
-    // do. Blocks of about BLOCK bytes: a string much larger is slower to make than its lines are.
+    // do.
     for (let from = first + 1; from <= last; ) {
-      let to = from + BLOCK >= last ? last : chunk.lastIndexOf(10, from + BLOCK);
-      if (to < from) to = chunk.indexOf(10, from);
+      const to = blockEnd(chunk, from, last);
       const bytes = chunk.subarray(from, to + 1);
       const ascii = isAscii(bytes) ? bytes : null;
       const text = chunk.toString(ascii === null ? 'utf8' : 'latin1', from, to + 1);

@@ -54,6 +54,14 @@ const DECISION_NAMES = new Map<string, string>(
   Object.entries(AUDIT_DECISIONS).map(([name, raw]) => [raw, name]),
 );
 
+/**
+ * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
+ * line, or of the block of lines decoded with it, which it would keep in memory. (V8 makes the
+ * concatenation one new flat string to slice it: the slice holds that copy alone. JSON.parse of
+ * JSON.stringify copies too, at four times the cost.)
+ */
+export const detached = (s: string): string => `${s} `.slice(0, -1);
+
 export interface HttpRequestFields {
   /** `HTTP_METHOD_GET` on the wire; kept as given. */
   method?: string;

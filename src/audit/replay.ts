@@ -11,7 +11,7 @@ import { type CompiledPolicySet, type EvalResult, Evaluator } from '../policy/in
 import { ByteKeys, MAX_KEY_BYTES } from './byte-keys.js';
 import { EventFieldReader, type ReplayEvent, SPAN } from './event-fields.js';
 import { isoMs, isoText } from './iso-time.js';
-import { readAuditRecord } from './record.js';
+import { detached, readAuditRecord } from './record.js';
 
 export const SKIP = {
   notJson: 'not JSON',
@@ -128,14 +128,6 @@ export const MAX_GROUPS = 100_000;
 const MAX_CACHE = 200_000;
 /** The bytes the decisions found by bytes may take (their keys: up to MAX_KEY_BYTES each) before it is emptied. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
-
-/**
- * A copy of a string that holds nothing else alive: a string read from a line may be a view of the
- * line, or of the block of lines decoded with it, which it would keep in memory. (V8 makes the
- * concatenation one new flat string to slice it: the slice holds that copy alone. JSON.parse of
- * JSON.stringify copies too, at four times the cost.)
- */
-const detached = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * A name kept apart from the event line it was read from (a substring of a line keeps the whole line

@@ -10,8 +10,9 @@
 // Both give the counter, and the filters, the same values.
 import { isAscii } from 'node:buffer';
 import { EventFieldReader, type EventFields } from './event-fields.js';
+import { blockEnd } from './lines.js';
 import { lineTooLong, MAX_LINE_BYTES, parseLine } from './ndjson.js';
-import { type AuditQuery, hasConditions, type MatchedFields, recordMatches } from './query.js';
+import { type AuditQuery, hasConditions, recordMatches } from './query.js';
 import { decisionName, readAuditRecord } from './record.js';
 import type { SummaryCounter, SummaryKey } from './summary.js';
 
@@ -19,9 +20,6 @@ export interface InputFile {
   name: string;
   open: () => AsyncIterable<Buffer | string>;
 }
-
-/** The bytes decoded at once, about (lines.ts: one string a block is quicker than one a line). */
-const BLOCK = 32 * 1024;
 
 /** Counts the events of the files matching the query; `progress` is told the count after each chunk. */
 export async function summarizeFiles(
@@ -43,39 +41,6 @@ export async function summarizeFiles(
   }
 }
 
-/** The filters' view of an event read in place (the time's milliseconds only when asked). */
-class Matched implements MatchedFields {
-  e!: EventFields;
-  get timeMs(): number {
-    const t = this.e.time;
-    return t === undefined ? Number.NaN : Date.parse(t);
-  }
-  get user() {
-    return this.e.user;
-  }
-  get decision() {
-    return this.e.decision;
-  }
-  get mode() {
-    return this.e.mode;
-  }
-  get actionType() {
-    return this.e.actionType;
-  }
-  get agent() {
-    return this.e.agent;
-  }
-  get session() {
-    return this.e.session;
-  }
-  get resource() {
-    return this.e.resource;
-  }
-  get eventType() {
-    return this.e.eventType;
-  }
-}
-
 /** The lines of one file after another, counted; throws the first error readNdjson would. */
 export class SummaryLines {
   private name = '';
@@ -83,7 +48,6 @@ export class SummaryLines {
   private lineNo = 0;
   private readonly reader = new EventFieldReader();
   private readonly check: boolean;
-  private readonly matched = new Matched();
   /** Events counted (matching the query). */
   kept = 0;
 
@@ -134,8 +98,7 @@ export class SummaryLines {
   /** The lines of buf[from, last] (last: a LF), a block at a time; the first bad line's error. */
   private lines(buf: Buffer, from: number, last: number, bad: Error | undefined): Error | undefined {
     while (from <= last) {
-      let to = from + BLOCK >= last ? last : buf.lastIndexOf(10, from + BLOCK);
-      if (to < from) to = buf.indexOf(10, from);
+      const to = blockEnd(buf, from, last);
       if (bad === undefined && isAscii(buf.subarray(from, to + 1))) bad = this.asciiBlock(buf, from, to);
       else bad = this.block(buf, from, to, bad);
       from = to + 1;
@@ -193,10 +156,7 @@ export class SummaryLines {
 
   /** A line read in place. */
   private fast(e: EventFields): void {
-    if (this.check) {
-      this.matched.e = e;
-      if (!recordMatches(this.matched, this.query)) return;
-    }
+    if (this.check && !recordMatches(e, this.query)) return;
     this.kept++;
     let value: string | undefined;
     switch (this.by) {

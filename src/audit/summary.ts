@@ -1,7 +1,7 @@
 // Counting audit events per group (`audit summary --by …`): the count, the allowed/denied split, and
 // the time range the events cover. PURE: records in, groups out; bounded (past MAX_GROUPS distinct
 // values, the rest are counted together).
-import { decisionName } from './record.js';
+import { decisionName, detached } from './record.js';
 
 export const SUMMARY_KEYS = ['resource', 'user', 'agent', 'decision', 'action', 'session', 'mode'] as const;
 export type SummaryKey = (typeof SUMMARY_KEYS)[number];
@@ -160,12 +160,6 @@ export class SummaryCounter {
     };
   }
 }
-
-/**
- * A copy of a string that holds nothing else alive (V8 makes the concatenation one new flat string;
- * the slice of it holds that copy alone), as replay.ts keeps names.
- */
-const detached = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * `a` and `b` are RFC 3339 UTC times of one shape (same length, `YYYY-MM-DDTHH:MM:SS…Z`), whose

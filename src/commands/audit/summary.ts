@@ -72,8 +72,8 @@ export async function run(ctx: Context, opts: SummaryOptions): Promise<void> {
       status.progress(() => `reading: ${n.toLocaleString('en-US')} events`),
     );
   } else {
+    // the API (files, --local included, are read above)
     const batches: AsyncGenerator<AuditEventObject[]> = eventBatches(ctx, query, {
-      local: opts.local,
       auditUrl: opts.auditUrl,
       status,
     });
