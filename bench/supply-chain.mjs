@@ -340,10 +340,14 @@ try {
       for (const tool of i % 2 ? ['skopeo', 'hubctl'] : ['hubctl', 'skopeo']) {
         const r = await copyWith(tool, `${a.host}/bench/copy:1`, `${b.host}/copy-${tool}/run${i}:1`);
         res[tool].push(r);
-        console.error(`copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu (user ${r.user.toFixed(2)}, sys ${r.sys.toFixed(2)})`);
+        console.error(
+          `copy ${tool} run ${i + 1}: ${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s cpu (user ${r.user.toFixed(2)}, sys ${r.sys.toFixed(2)})`,
+        );
         const t = await copyWith(tool, `${a.host}/bench/tiny:1`, `${b.host}/tiny-${tool}/run${i}:1`);
         tiny[tool].push(t);
-        console.error(`copy of 4 KiB ${tool} run ${i + 1}: ${t.cpu.toFixed(2)} s cpu (user ${t.user.toFixed(2)}, sys ${t.sys.toFixed(2)})`);
+        console.error(
+          `copy of 4 KiB ${tool} run ${i + 1}: ${t.cpu.toFixed(2)} s cpu (user ${t.user.toFixed(2)}, sys ${t.sys.toFixed(2)})`,
+        );
       }
     }
     const cpu = { h: median(res.hubctl.map((r) => r.cpu)), s: median(res.skopeo.map((r) => r.cpu)) };
