@@ -1,6 +1,7 @@
 // `collect: true` (the audit log's pages): a GET whose body is copied into one buffer as it arrives,
 // through undici's dispatch rather than request(). Real HTTP on 127.0.0.1; each case runs with and
 // without `collect`, which must behave alike: the same caps, deadlines, retries and sentences.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, UnexpectedAnswerError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
@@ -182,6 +183,28 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     const read = res.bytes(1000).catch((e: unknown) => e);
     ac.abort(new Error('interrupted'));
     const err = await read;
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
+  });
+
+  it('reads many pages under one signal, then stops the one waiting for its headers when it aborts', async () => {
+    let n = 0;
+    const server = await serve((_req, res) => {
+      // the first twenty are answered, the next never
+      if (++n <= 20) res.end(`page ${n}`);
+    });
+    const ac = new AbortController();
+    const { http } = client();
+    for (let i = 1; i <= 20; i++)
+      expect(await (await http.request({ url: server.url, collect, signal: ac.signal })).text()).toBe(
+        `page ${i}`,
+      );
+    // the signal does not gather a listener per request read
+    expect(getEventListeners(ac.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const pending = http.request({ url: server.url, collect, signal: ac.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    ac.abort(new Error('interrupted'));
+    const err = await pending;
     expect(err).toBeInstanceOf(Error);
     expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
   });
