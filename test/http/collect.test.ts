@@ -33,6 +33,29 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     expect(await res.json()).toEqual({ events: [], n: 'é' });
   });
 
+  it('reads whole a body that came before it was asked for, as bytes or as a stream, small or large', async () => {
+    const small = Buffer.from('{"events":[]}');
+    // larger than what waits for a reader before the request is paused
+    const large = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < large.length; i++) large[i] = (i * 13) % 251;
+    for (const body of [small, large]) {
+      const server = await serve(reply(200, { 'content-length': String(body.length) }, body as never));
+      const { http } = client();
+      const asBytes = await http.request({ url: server.url, collect });
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await asBytes.bytes(2 * 1024 * 1024)).equals(body)).toBe(true);
+      const asStream = await http.request({ url: server.url, collect });
+      await new Promise((r) => setTimeout(r, 100));
+      const parts: Buffer[] = [];
+      for await (const part of asStream.body) parts.push(part as Buffer);
+      expect(Buffer.concat(parts).equals(body)).toBe(true);
+      // and the connection is whole for the next request
+      expect((await (await http.request({ url: server.url, collect })).bytes(2 * 1024 * 1024)).length).toBe(
+        body.length,
+      );
+    }
+  });
+
   it('refuses a body over its cap, announced or not: an unexpected answer, exit 7', async () => {
     const announced = await serve(reply(200, {}, 'x'.repeat(2048)));
     const chunked = await serve((_req, res) => {

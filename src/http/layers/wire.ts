@@ -157,16 +157,27 @@ interface Sink {
 
 /** dump(): a rest up to this is read and discarded, keeping the connection (as undici's); more drops it. */
 const DUMP_LIMIT = 128 * 1024;
+/** Bytes held for a reader that has not come yet; past this the request is paused until it does. */
+const PENDING_LIMIT = 256 * 1024;
 
 /**
  * A body as the handler hands it over. Read by `collect()`, each chunk is copied on arrival into
  * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
- * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
- * other way (an error body, `dump()`), it is a plain Readable, paused when its buffer is full.
+ * at once: chunks held until the page's end lived through a scavenge and were promoted. The
+ * chunks that come before the reader does (the rest of the socket read that brought the headers)
+ * wait in a plain list, not in the Readable: pushed into it and read back out, they cost more than
+ * the copy (its buffer list, 'readable' ticks, a concatenation). Read any other way (an error body,
+ * `dump()`), it is a plain Readable, which takes what waits at its first read (`_read`), paused
+ * when its buffer is full.
  */
 class CollectedBody extends Readable {
   private sink: Sink | undefined;
   private state: 'open' | 'ended' | 'failed' = 'open';
+  /** Chunks not yet taken by collect() or by the Readable (which has not asked yet). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** The Readable has asked for data: chunks go to it from now on. */
+  private streaming = false;
 
   constructor(
     private readonly controller: Dispatcher.DispatchController,
@@ -180,7 +191,13 @@ class CollectedBody extends Readable {
   data(chunk: Buffer): void {
     if (this.state !== 'open') return;
     if (this.sink) this.sink.data(chunk);
-    else if (!this.push(chunk)) this.controller.pause();
+    else if (this.streaming) {
+      if (!this.push(chunk)) this.controller.pause();
+    } else {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes > PENDING_LIMIT) this.controller.pause();
+    }
   }
 
   end(): void {
@@ -190,13 +207,15 @@ class CollectedBody extends Readable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.end();
-    else this.push(null);
+    // What waits is the Readable's at its first read, the end after it.
+    else if (this.streaming) this.push(null);
   }
 
   fail(err: Error): void {
     if (this.state !== 'open') return;
     this.state = 'failed';
     this.over();
+    this.dropPending();
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
@@ -210,10 +229,22 @@ class CollectedBody extends Readable {
   }
 
   override _read(): void {
+    if (!this.streaming) {
+      this.streaming = true;
+      let room = true;
+      for (const chunk of this.takePending()) room = this.push(chunk);
+      if (this.state === 'ended') {
+        this.push(null);
+        return;
+      }
+      // full already: the request stays paused until the reader asks again
+      if (!room) return;
+    }
     if (this.controller.paused) this.controller.resume();
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.dropPending();
     if (this.state === 'open') {
       const reason = err ?? new Error('the answer was not read to its end');
       this.state = 'failed';
@@ -225,8 +256,23 @@ class CollectedBody extends Readable {
     cb(err);
   }
 
+  private takePending(): Buffer[] {
+    const waiting = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return waiting;
+  }
+
+  private dropPending(): void {
+    if (this.pendingBytes > 0 || this.pending.length > 0) this.takePending();
+  }
+
   dump(): Promise<void> {
-    if (this.state !== 'open' || (this.length ?? 0) > DUMP_LIMIT || this.readableLength > DUMP_LIMIT) {
+    if (
+      this.state !== 'open' ||
+      (this.length ?? 0) > DUMP_LIMIT ||
+      this.readableLength + this.pendingBytes > DUMP_LIMIT
+    ) {
       if (!this.readableEnded) this.destroy();
       return Promise.resolve();
     }
@@ -280,11 +326,17 @@ class CollectedBody extends Readable {
         finish(err);
         this.cut(err);
       }, deadlineMs);
-      // What arrived before: held by the Readable, or the answer already over.
-      for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
+      // What arrived before: waiting (or held by the Readable, if it was read), or the answer
+      // already over.
+      for (const chunk of this.takePending()) {
         sink.data(chunk);
         if (settled) return;
       }
+      if (this.streaming)
+        for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
+          sink.data(chunk);
+          if (settled) return;
+        }
       if (this.state === 'ended') return finish(undefined);
       if (this.state === 'failed' || this.destroyed) return finish(this.errored ?? prematureClose());
       this.sink = sink;
