@@ -210,6 +210,41 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
   });
 
+  it('keeps the deadline of each body read at once: the earlier ends first, the later later, a whole one never', async () => {
+    const stalled = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      if (req.url === '/whole') return void res.end('x'.repeat(100000));
+      // a byte every 10 ms: never a gap long enough to end it, never whole before its deadline
+      const drip = setInterval(() => res.write('x'), 10);
+      res.on('close', () => clearInterval(drip));
+    });
+    // deadlines of ten gaps: 0.4 s and 1.2 s
+    const soon = client(40).http;
+    const later = client(120).http;
+    const started = performance.now();
+    const ended = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ ok: true, at: performance.now() - started }),
+        (err: unknown) => ({ ok: false, err, at: performance.now() - started }),
+      );
+    const slow = ended(
+      (await later.request({ url: `${stalled.url}/b`, collect, retry: false })).bytes(200_000),
+    );
+    const fast = ended(
+      (await soon.request({ url: `${stalled.url}/a`, collect, retry: false })).bytes(200_000),
+    );
+    const whole = ended((await soon.request({ url: `${stalled.url}/whole`, collect })).bytes(200_000));
+    const [a, b, w] = await Promise.all([fast, slow, whole]);
+    expect(w.ok).toBe(true);
+    expect(a.ok).toBe(false);
+    expect(b.ok).toBe(false);
+    expect((a as { err: Error }).err).toBeInstanceOf(NetworkError);
+    expect((b as { err: Error }).err).toBeInstanceOf(NetworkError);
+    expect(a.at).toBeGreaterThanOrEqual(350);
+    expect(a.at).toBeLessThan(1_000);
+    expect(b.at).toBeGreaterThanOrEqual(1_150);
+  });
+
   it('reads many pages under one signal, then stops the one waiting for its headers when it aborts', async () => {
     let n = 0;
     const server = await serve((_req, res) => {

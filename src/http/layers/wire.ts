@@ -300,7 +300,7 @@ class CollectedBody extends Readable {
       const finish = (err: Error | undefined) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        onTime();
         if (err) reject(err);
         else resolve(total === buf.length ? buf : buf.subarray(0, total));
       };
@@ -321,11 +321,11 @@ class CollectedBody extends Readable {
         end: () => finish(undefined),
         fail: (err) => finish(err),
       };
-      const timer = setTimeout(() => {
+      const onTime = deadline(deadlineMs, () => {
         const err = new BodyTooSlowError(deadlineMs);
         finish(err);
         this.cut(err);
-      }, deadlineMs);
+      });
       // What arrived before: waiting (or held by the Readable, if it was read), or the answer
       // already over.
       for (const chunk of this.takePending()) {
@@ -343,4 +343,48 @@ class CollectedBody extends Readable {
       if (this.controller.paused) this.controller.resume();
     });
   }
+}
+
+/** The bodies being collected, each with the moment (performance.now()) it must be whole by. */
+const deadlines = new Map<() => void, number>();
+/** One timer for all of them, for the earliest; unref'd while none is being collected. */
+let deadlineTimer: NodeJS.Timeout | undefined;
+let deadlineTimerAt = Number.POSITIVE_INFINITY;
+
+/**
+ * Calls `late` once `ms` have passed, unless the function returned is called first. A timer a
+ * body (a page) was set and cleared for each: node's timer list for that duration was made,
+ * scheduled and dropped again each time, ~1% of an export's CPU. One timer serves them all, set
+ * for the earliest deadline; it keeps the process alive only while a body is being collected.
+ */
+function deadline(ms: number, late: () => void): () => void {
+  const at = performance.now() + ms;
+  deadlines.set(late, at);
+  if (at < deadlineTimerAt) armDeadlines(at);
+  else if (deadlines.size === 1) deadlineTimer?.ref();
+  return () => {
+    if (deadlines.delete(late) && deadlines.size === 0) deadlineTimer?.unref();
+  };
+}
+
+function armDeadlines(at: number): void {
+  if (deadlineTimer !== undefined) clearTimeout(deadlineTimer);
+  deadlineTimerAt = at;
+  deadlineTimer = setTimeout(lateOnes, Math.max(1, Math.ceil(at - performance.now())));
+}
+
+function lateOnes(): void {
+  deadlineTimer = undefined;
+  deadlineTimerAt = Number.POSITIVE_INFINITY;
+  // A timer may fire a little before the moment it was set for (it counts whole milliseconds).
+  const now = performance.now() + 1;
+  let next = Number.POSITIVE_INFINITY;
+  const late: (() => void)[] = [];
+  for (const [call, at] of deadlines) {
+    if (at <= now) late.push(call);
+    else if (at < next) next = at;
+  }
+  for (const call of late) deadlines.delete(call);
+  if (next !== Number.POSITIVE_INFINITY) armDeadlines(next);
+  for (const call of late) call();
 }
