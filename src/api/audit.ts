@@ -299,11 +299,11 @@ interface TimeMemo {
  */
 async function keptOf<P>(
   read: (query: string) => Promise<Read<P>>,
-  params: string,
+  query: string,
   dedupe: EdgeDedupe,
   memo: TimeMemo,
 ): Promise<{ page: P; next: string; fresh: number[] | undefined; count: number }> {
-  const answer = await read(params);
+  const answer = await read(query);
   const { ids, times } = answer;
   let fresh: number[] | undefined;
   for (let i = 0; i < ids.length; i++) {

@@ -145,9 +145,10 @@ export async function openAuditClient(
   // streams and timers): V8 compiles each with TurboFan as soon as it has run ~66 KB of bytecode,
   // on a second thread whose CPU is the command's too, ~160 of them in an export of 2,000 pages, a
   // quarter of its instructions (valgrind). Four times that budget leaves those that run a page's
-  // worth of code in baseline code and still compiles what runs per event within the first pages:
-  // ~8% fewer instructions for the export (cachegrind: 6.13 G → 5.91 G; twice: 5.93 G, sixteen
-  // times: 6.37 G, the baseline code then costing more than the compiling saved).
+  // worth of code in baseline code and still compiles what runs per event within the first pages
+  // (~60 compiles). Cachegrind, the export of bench/audit.mjs: 6.13 G instructions without it,
+  // 5.67 G with it; given on node's command line, twice the budget gave 5.93 G, four times 5.91 G,
+  // sixteen times 6.37 G (the baseline code then costs more than the compiling saved).
   setV8Flag(`--interrupt-budget=${4 * 66 * 1024}`);
   return createAuditClient({
     http,
