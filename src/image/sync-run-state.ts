@@ -2,7 +2,7 @@
 // within a bound, and the blobs it wrote, remembered once at its end and offered for mounts
 // meanwhile.
 
-import { KnownBlobs } from './registry/known-blobs.js';
+import { KnownBlobs, type KnownBlobsEntry } from './registry/known-blobs.js';
 import type { ImageSource } from './store.js';
 
 /** Bytes of manifests (and configs) the plan keeps for the copy, across all mappings; past it, the copy asks again. */
@@ -63,9 +63,15 @@ export class BatchedKnownBlobs extends KnownBlobs {
     this.pending.set(key, entry);
   }
 
+  override async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+    for (const { registry, repository, digests } of entries)
+      await this.remember(registry, repository, [...digests]);
+  }
+
+  /** What was remembered, written in one locked write of the file. */
   async flush(): Promise<void> {
-    for (const { registry, repository, digests } of this.pending.values())
-      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
+    const entries = [...this.pending.values()].map((e) => ({ ...e, digests: [...e.digests] }));
     this.pending.clear();
+    await this.inner.rememberAll(entries).catch(() => undefined);
   }
 }

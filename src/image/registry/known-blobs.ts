@@ -33,25 +33,46 @@ export class KnownBlobs {
 
   /** Adds to the file under its lock, re-read there: concurrent runs each keep what they add. */
   async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    await this.rememberAll([{ registry, repository, digests }]);
+  }
+
+  /**
+   * Several repositories' blobs in one locked read-modify-write of the file (a copy's source and
+   * destination, a sync's every mapping): each write is a lock, a read, an fsync and a rename.
+   */
+  async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+    if (!entries.some((e) => e.digests.length > 0)) return;
     await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
     await withLock(this.path, async () => {
       this.cache = undefined;
-      await this.add(registry, repository, digests);
+      const map = await this.read();
+      for (const { registry, repository, digests } of entries) add(map, registry, repository, digests);
+      // Keep the file small: the most recent 5000 blobs.
+      const keys = Object.keys(map);
+      if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
+      await writeFileAtomic(this.path, JSON.stringify(map));
     });
   }
+}
 
-  private async add(registry: string, repository: string, digests: string[]): Promise<void> {
-    const map = await this.read();
-    for (const d of digests) {
-      const key = `${registry} ${d}`;
-      const list = (map[key] ?? []).filter((r) => r !== repository);
-      list.unshift(repository);
-      delete map[key];
-      map[key] = list.slice(0, 4);
-    }
-    // Keep the file small: the most recent 5000 blobs.
-    const keys = Object.keys(map);
-    if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
-    await writeFileAtomic(this.path, JSON.stringify(map));
+/** Blobs seen in one repository. */
+export interface KnownBlobsEntry {
+  registry: string;
+  repository: string;
+  digests: readonly string[];
+}
+
+function add(
+  map: Record<string, string[]>,
+  registry: string,
+  repository: string,
+  digests: readonly string[],
+) {
+  for (const d of digests) {
+    const key = `${registry} ${d}`;
+    const list = (map[key] ?? []).filter((r) => r !== repository);
+    list.unshift(repository);
+    delete map[key];
+    map[key] = list.slice(0, 4);
   }
 }
