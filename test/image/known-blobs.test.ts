@@ -4,8 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KnownBlobs, type KnownBlobsEntry } from '../../src/image/registry/known-blobs.js';
-import { BatchedKnownBlobs } from '../../src/image/sync-run-state.js';
+import { BatchedKnownBlobs, KnownBlobs, type KnownBlobsEntry } from '../../src/image/registry/known-blobs.js';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'hubctl-known-')), 'state', 'known-blobs.json');
 const d = (n: number) => `sha256:${String(n).repeat(64).slice(0, 64)}`;

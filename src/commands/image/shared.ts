@@ -8,10 +8,10 @@ import { UsageError } from '../../errors.js';
 import { CompressedLayers } from '../../image/engine/compressed-layers.js';
 import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
-import { KnownBlobs } from '../../image/registry/known-blobs.js';
+import { BatchedKnownBlobs, KnownBlobs } from '../../image/registry/known-blobs.js';
 import { UploadStateStore } from '../../image/registry/upload-state.js';
 import type { PlatformChoice } from '../../image/select.js';
-import { BatchedKnownBlobs } from '../../image/sync-run-state.js';
+
 import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress } from '../../output/progress.js';

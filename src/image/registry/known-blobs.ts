@@ -76,3 +76,46 @@ function add(
     map[key] = list.slice(0, 4);
   }
 }
+
+/**
+ * Known blobs remembered once at the end of a sync (not once per tag: eight tags at once queued on
+ * the file's lock) or of a copy (not once for its source and once for its destination): each write
+ * is a lock, a read, an fsync and a rename.
+ */
+export class BatchedKnownBlobs extends KnownBlobs {
+  private readonly pending = new Map<
+    string,
+    { registry: string; repository: string; digests: Set<string> }
+  >();
+
+  constructor(private readonly inner: KnownBlobs) {
+    super('');
+  }
+
+  /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
+  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    for (const e of this.pending.values())
+      if (e.registry === registry && e.repository !== except && e.digests.has(digest))
+        return Promise.resolve(e.repository);
+    return this.inner.repositoryWith(registry, digest, except);
+  }
+
+  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    const key = `${registry} ${repository}`;
+    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
+    for (const d of digests) entry.digests.add(d);
+    this.pending.set(key, entry);
+  }
+
+  override async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+    for (const { registry, repository, digests } of entries)
+      await this.remember(registry, repository, [...digests]);
+  }
+
+  /** What was remembered, written in one locked write of the file. */
+  async flush(): Promise<void> {
+    const entries = [...this.pending.values()].map((e) => ({ ...e, digests: [...e.digests] }));
+    this.pending.clear();
+    await this.inner.rememberAll(entries).catch(() => undefined);
+  }
+}
