@@ -46,7 +46,8 @@ export function useCompileCache(
   atExit: (write: () => void) => void,
   tmpSuffix: string,
 ): void {
-  const Module = createRequire(chunksDir)('node:module') as {
+  const requireBuiltin = createRequire(chunksDir);
+  const Module = requireBuiltin('node:module') as {
     prototype: CjsModule;
     wrap(code: string): string;
   };
@@ -100,7 +101,11 @@ export function useCompileCache(
       }
       if (generation === 0 || !fresh.some((e) => e.generation < generation)) break;
       const { undo, probe } = flags[generation - 1]!;
-      restored = restored && undo !== undefined && probe !== undefined && undoFlag(undo, probe);
+      restored =
+        restored &&
+        undo !== undefined &&
+        probe !== undefined &&
+        undoFlag(undo, probe, requireBuiltin('node:v8') as typeof import('node:v8'));
     }
   });
 }
@@ -123,9 +128,9 @@ function probeScript(cachedData?: Buffer): Script {
 }
 
 /** Undoes a run-time flag (at exit); answers whether V8's flag hash is back to the probe's. */
-function undoFlag(undo: string, probe: Buffer): boolean {
+function undoFlag(undo: string, probe: Buffer, v8: typeof import('node:v8')): boolean {
   try {
-    process.getBuiltinModule('node:v8').setFlagsFromString(undo);
+    v8.setFlagsFromString(undo);
     return !probeScript(probe).cachedDataRejected;
   } catch {
     return false;
