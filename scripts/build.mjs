@@ -103,17 +103,18 @@ packChunk(chunkOf('src/program.ts'));
 // one): the context, the registry client and back ends, the registry settings and the V8 flag's
 // module. They run as the pack loads, before the group's own code; undici stays in the HTTP
 // layer's pack, loaded only by a command that makes a request.
-packChunk(chunkOf('src/commands/image/index.ts'), {
-  alsoLazy: [
-    'src/context.ts',
-    'src/http/liftoff.ts',
-    'src/api/registry/client.ts',
-    'src/image/registry/source.ts',
-    'src/image/registry/destination.ts',
-    'src/config/registry-settings.ts',
-    'src/config/read.ts',
-  ].map(chunkOf),
-});
+const registryPath = [
+  'src/context.ts',
+  'src/http/liftoff.ts',
+  'src/api/registry/client.ts',
+  'src/image/registry/source.ts',
+  'src/image/registry/destination.ts',
+  'src/config/registry-settings.ts',
+  'src/config/read.ts',
+].map(chunkOf);
+packChunk(chunkOf('src/commands/image/index.ts'), { alsoLazy: registryPath });
+// `image copy SRC DST` without commander (src/commands/image/fast-copy.ts): the same, in one file.
+packChunk(chunkOf('src/commands/image/fast-copy.ts'), { alsoLazy: registryPath });
 packChunk(chunkOf('src/http/client.ts'));
 packChunk(
   join(

@@ -1,7 +1,7 @@
-// `image copy` between two registries from the built CLI (bin/hubctl.js and dist/): the packs of
-// scripts/build.mjs (the image group with the context, the registry client and back ends, loaded
-// before undici's), the compile cache, and connections reused between requests. Each request is
-// sent once, and the copy holds the source's digest. Needs a build.
+// `image copy` between two registries from the built CLI (bin/hubctl.js and dist/): its path
+// without commander (src/commands/image/fast-copy.ts), packed by scripts/build.mjs with the context,
+// the registry client and back ends, then undici's pack; the compile cache; connections reused
+// between requests. Each request is sent once, and the copy holds the source's digest. Needs a build.
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ImageWorld, startImageWorld } from '../image/helpers.js';
