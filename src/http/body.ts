@@ -164,7 +164,7 @@ export interface Tap {
  * destroying the relay destroys the source. Nothing is read before the relay's reader asks, so a
  * tap added before then sees every byte.
  */
-export class Relay extends Readable {
+export class Relay extends Readable implements Tappable {
   private readonly taps: Tap[] = [];
   /** Whether the relay's reader has asked for bytes (the source is being read). */
   started = false;
@@ -212,8 +212,22 @@ export class Relay extends Readable {
   }
 }
 
-/** `body` with `tap` on it: the same relay when `body` is one not yet read, else a relay over it. */
+/**
+ * A body that takes taps itself: a Relay, or a blob's body as the HTTP layer hands it over from
+ * undici's dispatch (layers/wire.ts), whose taps see each chunk in the handler that receives it.
+ */
+export interface Tappable extends Readable {
+  /** Whether the body's reader has asked for bytes: a tap added then would miss some. */
+  readonly started: boolean;
+  tap(tap: Tap): this;
+}
+
+function isTappable(body: Readable): body is Tappable {
+  return typeof (body as Partial<Tappable>).tap === 'function' && 'started' in body;
+}
+
+/** `body` with `tap` on it: the same body when it takes taps and is not yet read, else a relay over it. */
 export function tapped(body: Readable, tap: Tap): Readable {
-  const relay = body instanceof Relay && !body.started ? body : new Relay(body);
-  return relay.tap(tap);
+  const target: Tappable = isTappable(body) && !body.started ? body : new Relay(body);
+  return target.tap(tap);
 }
