@@ -168,6 +168,9 @@ export class Relay extends Readable implements Tappable {
   private readonly taps: Tap[] = [];
   /** Whether the relay's reader has asked for bytes (the source is being read). */
   started = false;
+  /** Whether a tap judges the end: then the last chunk waits for its verdict (see `tap`). */
+  private judged = false;
+  private last: Buffer | undefined;
 
   constructor(
     private readonly source: Readable,
@@ -182,15 +185,22 @@ export class Relay extends Readable implements Tappable {
           return;
         }
       }
+      if (this.last !== undefined) this.push(this.last);
+      this.last = undefined;
       this.push(null);
     });
     source.once('error', (err) => this.destroy(mapError(err)));
   }
 
-  /** Adds a tap; only before the relay is first read (a tap added later would miss bytes). */
+  /**
+   * Adds a tap; only before the relay is first read (a tap added later would miss bytes). When a
+   * tap judges the end (a digest), the last chunk is held back until it has: a body that fails its
+   * check never reaches its reader whole (an upload it feeds stays short of its Content-Length).
+   */
   tap(tap: Tap): this {
     if (this.started) throw new Error('Relay.tap: the relay is already being read');
     this.taps.push(tap);
+    if (tap.end) this.judged = true;
     return this;
   }
 
@@ -200,7 +210,12 @@ export class Relay extends Readable implements Tappable {
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
         for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
-        if (!this.push(chunk)) source.pause();
+        let out: Buffer | undefined = chunk;
+        if (this.judged) {
+          out = this.last;
+          this.last = chunk;
+        }
+        if (out !== undefined && !this.push(out)) source.pause();
       });
     }
     this.source.resume();
