@@ -53,22 +53,20 @@ function verify(body: Readable, digest: string, size: number): Readable {
  * completed. `held` keeps it from reading until `release()`.
  */
 async function sink(opts: { held?: boolean } = {}) {
+  let released = !opts.held;
+  const waiting: (() => void)[] = [];
+  let onClosed = () => {};
   const state = {
     received: 0,
     completed: false,
-    closed: new Promise<void>(() => undefined),
-    release: () => undefined as void,
+    closed: new Promise<void>((r) => {
+      onClosed = r;
+    }),
+    release() {
+      released = true;
+      for (const w of waiting.splice(0)) w();
+    },
   };
-  let released = !opts.held;
-  const waiting: (() => void)[] = [];
-  state.release = () => {
-    released = true;
-    for (const w of waiting.splice(0)) w();
-  };
-  let onClosed: () => void = () => undefined;
-  state.closed = new Promise<void>((r) => {
-    onClosed = r;
-  });
   const server = createServer((req, res) => {
     const start = () => {
       req.on('data', (c: Buffer) => {
@@ -85,7 +83,7 @@ async function sink(opts: { held?: boolean } = {}) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   servers.push(server);
-  return { ...state, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 const servers: Server[] = [];
 afterEach(async () => {
