@@ -214,11 +214,11 @@ class CollectedBody extends Readable implements Tappable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.end();
-    else if (this.started) this.close();
+    else if (this.started) this.finishRead();
   }
 
   /** The end, once read to it: the taps' verdicts, then what was held back, then the end. */
-  private close(): void {
+  private finishRead(): void {
     for (const t of this.taps) {
       const err = t.end?.();
       if (err) {
@@ -255,7 +255,7 @@ class CollectedBody extends Readable implements Tappable {
       this.held = undefined;
       if (held) for (const chunk of held) this.pass(chunk);
       if (this.state === 'ended') {
-        this.close();
+        this.finishRead();
         return;
       }
     }
