@@ -255,3 +255,17 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
   });
 });
+
+it('a tap on a collected page read as a stream (not a blob) sees every byte too, through a relay', async () => {
+  const page = pattern(200 * 1024);
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-length': String(page.length) });
+    res.end(page);
+  });
+  const res = await client().request({ url: `${server.url}/page`, collect: true });
+  await new Promise((r) => setTimeout(r, 50));
+  const body = verify(res.body, sha(page), page.length);
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  expect(Buffer.concat(chunks).equals(page)).toBe(true);
+});

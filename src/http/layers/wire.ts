@@ -90,7 +90,7 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
         if (statusCode < 200) return; // informational: the real answer follows
         const flat = flattenHeaders(headers as Record<string, string | string[] | undefined>);
         const length = Number(flat['content-length']);
-        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over);
+        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over, req.stream === true);
         resolve({ status: statusCode, headers: flat, url: req.url, body });
       },
       onResponseData(_c, chunk) {
@@ -142,9 +142,10 @@ const DUMP_LIMIT = 128 * 1024;
  * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
  * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
  * other way (a blob, an error body, `dump()`), it is a plain Readable, paused when its buffer is
- * full, which takes taps as a Relay does (../body.ts): nothing is passed on before its reader asks
- * (what arrives before is held, untapped, and the answer paused), so a tap added until then sees
- * every byte. When a tap judges the end (a digest), the last chunk is held back until it has: a
+ * full. A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is passed on
+ * before its reader asks (what arrives before is held, untapped, and the answer paused), so a tap
+ * added until then sees every byte; any other passes chunks on as they arrive, and a tap on it
+ * gets a Relay of its own. When a tap judges the end (a digest), the last chunk is held back until it has: a
  * body that fails its check never reaches its reader whole (an upload it feeds stays short of its
  * Content-Length, and is never complete).
  */
@@ -166,11 +167,14 @@ class CollectedBody extends Readable implements Tappable {
     private readonly length: number | undefined,
     /** Called once when the answer is over (ended, failed or dropped). */
     private readonly over: () => void,
+    /** A blob's body (`stream`), which takes taps; any other is passed on as it arrives. */
+    streamed: boolean,
   ) {
     super();
+    this.started = !streamed;
   }
 
-  /** Adds a tap; only before the body is first read (a tap added later would miss bytes). */
+  /** Adds a tap; only to a blob's body not yet read (a tap added later would miss bytes). */
   tap(tap: Tap): this {
     if (this.started || this.sink) throw new Error('CollectedBody.tap: the body is already being read');
     this.taps.push(tap);
