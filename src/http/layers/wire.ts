@@ -145,9 +145,9 @@ const DUMP_LIMIT = 128 * 1024;
  * full. A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is passed on
  * before its reader asks (what arrives before is held, untapped, and the answer paused), so a tap
  * added until then sees every byte; any other passes chunks on as they arrive, and a tap on it
- * gets a Relay of its own. When a tap judges the end (a digest), the last chunk is held back until it has: a
- * body that fails its check never reaches its reader whole (an upload it feeds stays short of its
- * Content-Length, and is never complete).
+ * gets a Relay of its own. When a tap judges the end (a digest), the last chunk is held back until
+ * it has: a body that fails its check never reaches its reader whole (an upload it feeds stays
+ * short of its Content-Length, and is never complete).
  */
 class CollectedBody extends Readable implements Tappable {
   private sink: Sink | undefined;
