@@ -6,6 +6,7 @@
 //              and wall time. Goal: hubctl's CPU ≤ 0.5× skopeo's.
 //              Also a copy of a one-blob image of 4 KiB by each tool: its CPU is the tool's fixed
 //              cost (start-up, requests), and the rest is what the 128 MiB cost (the data path).
+//              --base DIR copies with that build too (DIR/bin/hubctl.js), alternating with the others.
 //   sync:      hubctl image sync of 100 small tags (one shared layer, a config each) into an empty
 //              repository, --concurrency 8 against --concurrency 1. Goal: ≥ 4× faster. The two
 //              registries' CPU during each run is read from /proc: with the client's, the CPU a
