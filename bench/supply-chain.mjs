@@ -6,6 +6,7 @@
 //              and wall time. Goal: hubctl's CPU ≤ 0.5× skopeo's.
 //              Also a copy of a one-blob image of 4 KiB by each tool: its CPU is the tool's fixed
 //              cost (start-up, requests), and the rest is what the 128 MiB cost (the data path).
+//              --base DIR copies with that build too (DIR/bin/hubctl.js), alternating with the others.
 //   sync:      hubctl image sync of 100 small tags (one shared layer, a config each) into an empty
 //              repository, --concurrency 8 against --concurrency 1. Goal: ≥ 4× faster. The two
 //              registries' CPU during each run is read from /proc: with the client's, the CPU a
@@ -322,11 +323,13 @@ try {
   if (runs('copy')) {
     await pushImage(a, 'bench/copy', '1', args.layers, args.layerSize);
     await pushImage(a, 'bench/tiny', '1', 1, 4096);
-    const res = { hubctl: [], skopeo: [] };
-    const tiny = { hubctl: [], skopeo: [] };
+    // With --base DIR, that build's copies too ("base"), alternating with this one's and skopeo's.
+    const tools = args.base ? ['hubctl', 'base', 'skopeo'] : ['hubctl', 'skopeo'];
+    const res = Object.fromEntries(tools.map((t) => [t, []]));
+    const tiny = Object.fromEntries(tools.map((t) => [t, []]));
     const copyWith = (tool, src, dst) =>
-      tool === 'hubctl'
-        ? hubctl(['image', 'copy', src, dst])
+      tool === 'hubctl' || tool === 'base'
+        ? hubctl(['image', 'copy', src, dst], tool === 'base' ? join(args.base, 'bin/hubctl.js') : BIN)
         : timedSkopeo([
             'copy',
             '-q',
@@ -336,8 +339,9 @@ try {
             `docker://${dst}`,
           ]);
     await copyWith('hubctl', `${a.host}/bench/tiny:1`, `${b.host}/warm-up/copy:1`);
+    if (args.base) await copyWith('base', `${a.host}/bench/tiny:1`, `${b.host}/warm-up/copy-base:1`);
     for (let i = 0; i < args.runs; i++) {
-      for (const tool of i % 2 ? ['skopeo', 'hubctl'] : ['hubctl', 'skopeo']) {
+      for (const tool of i % 2 ? [...tools].reverse() : tools) {
         const r = await copyWith(tool, `${a.host}/bench/copy:1`, `${b.host}/copy-${tool}/run${i}:1`);
         res[tool].push(r);
         console.error(
@@ -358,6 +362,14 @@ try {
       `copy (${args.layers} × ${args.layerSize / MiB} MiB): client CPU hubctl ${cpu.h.toFixed(2)} s vs skopeo ${cpu.s.toFixed(2)} s = ${ratio.toFixed(2)}× (goal ≤ ${GOALS.copyCpu}×: ${ratio <= GOALS.copyCpu ? 'met' : 'NOT met'}); wall ${wall.h.toFixed(2)} s vs ${wall.s.toFixed(2)} s = ${(wall.h / wall.s).toFixed(2)}×`,
       `  of which fixed (a copy of 4 KiB): hubctl ${fixed.h.toFixed(2)} s, skopeo ${fixed.s.toFixed(2)} s; the ${(args.layers * args.layerSize) / MiB} MiB themselves: hubctl ${(cpu.h - fixed.h).toFixed(2)} s vs skopeo ${(cpu.s - fixed.s).toFixed(2)} s = ${((cpu.h - fixed.h) / (cpu.s - fixed.s)).toFixed(2)}×`,
     );
+    if (args.base) {
+      const c = median(res.base.map((r) => r.cpu));
+      const f = median(tiny.base.map((r) => r.cpu));
+      const part = (rs, k) => median(rs.map((r) => r[k]));
+      lines.push(
+        `  base (${args.base}): client CPU ${c.toFixed(2)} s (user ${part(res.base, 'user').toFixed(2)}, sys ${part(res.base, 'sys').toFixed(2)}), fixed ${f.toFixed(2)} s, the data ${(c - f).toFixed(2)} s; this build: user ${part(res.hubctl, 'user').toFixed(2)}, sys ${part(res.hubctl, 'sys').toFixed(2)}, the data ${(cpu.h - fixed.h).toFixed(2)} s`,
+      );
+    }
     if (process.env.NODE_EXTRA_CA_CERTS) {
       // What the hubctl runs were spared (freshEnv): a bare node's start with and without it.
       const bare = async (env) => {

@@ -164,10 +164,13 @@ export interface Tap {
  * destroying the relay destroys the source. Nothing is read before the relay's reader asks, so a
  * tap added before then sees every byte.
  */
-export class Relay extends Readable {
+export class Relay extends Readable implements Tappable {
   private readonly taps: Tap[] = [];
   /** Whether the relay's reader has asked for bytes (the source is being read). */
   started = false;
+  /** Whether a tap judges the end: then the last chunk waits for its verdict (see `tap`). */
+  private judged = false;
+  private last: Buffer | undefined;
 
   constructor(
     private readonly source: Readable,
@@ -182,15 +185,22 @@ export class Relay extends Readable {
           return;
         }
       }
+      if (this.last !== undefined) this.push(this.last);
+      this.last = undefined;
       this.push(null);
     });
     source.once('error', (err) => this.destroy(mapError(err)));
   }
 
-  /** Adds a tap; only before the relay is first read (a tap added later would miss bytes). */
+  /**
+   * Adds a tap; only before the relay is first read (a tap added later would miss bytes). When a
+   * tap judges the end (a digest), the last chunk is held back until it has: a body that fails its
+   * check never reaches its reader whole (an upload it feeds stays short of its Content-Length).
+   */
   tap(tap: Tap): this {
     if (this.started) throw new Error('Relay.tap: the relay is already being read');
     this.taps.push(tap);
+    if (tap.end) this.judged = true;
     return this;
   }
 
@@ -200,7 +210,12 @@ export class Relay extends Readable {
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
         for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
-        if (!this.push(chunk)) source.pause();
+        let out: Buffer | undefined = chunk;
+        if (this.judged) {
+          out = this.last;
+          this.last = chunk;
+        }
+        if (out !== undefined && !this.push(out)) source.pause();
       });
     }
     this.source.resume();
@@ -212,8 +227,22 @@ export class Relay extends Readable {
   }
 }
 
-/** `body` with `tap` on it: the same relay when `body` is one not yet read, else a relay over it. */
+/**
+ * A body that takes taps itself: a Relay, or a blob's body as the HTTP layer hands it over from
+ * undici's dispatch (layers/wire.ts), whose taps see each chunk in the handler that receives it.
+ */
+export interface Tappable extends Readable {
+  /** Whether the body's reader has asked for bytes: a tap added then would miss some. */
+  readonly started: boolean;
+  tap(tap: Tap): this;
+}
+
+function isTappable(body: Readable): body is Tappable {
+  return typeof (body as Partial<Tappable>).tap === 'function' && 'started' in body;
+}
+
+/** `body` with `tap` on it: the same body when it takes taps and is not yet read, else a relay over it. */
 export function tapped(body: Readable, tap: Tap): Readable {
-  const relay = body instanceof Relay && !body.started ? body : new Relay(body);
-  return relay.tap(tap);
+  const target: Tappable = isTappable(body) && !body.started ? body : new Relay(body);
+  return target.tap(tap);
 }

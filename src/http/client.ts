@@ -62,6 +62,12 @@ export interface HttpRequestOptions {
    * layers/wire.ts). Caps, deadlines, retries and every other answer behave as without it.
    */
   collect?: boolean;
+  /**
+   * A GET whose 2xx body the caller streams on (a blob): it comes through undici's dispatch as the
+   * one stream between the parser and the caller, which takes the caller's taps (body.ts) itself.
+   * Deadlines, retries and every other answer behave as without it.
+   */
+  stream?: boolean;
 }
 
 export interface HttpClient {
@@ -155,6 +161,7 @@ function outgoing(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs:
     okStatuses: opts.okStatuses,
     what: opts.what,
     collect: opts.collect,
+    stream: opts.stream,
     attempts: { retried: 0 },
   };
 }

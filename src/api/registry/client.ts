@@ -324,6 +324,7 @@ export class RegistryClient extends RegistryTransport {
       url: `v2/${repo.repository}/blobs/${digest}`,
       actions: ['pull'],
       headers: start > 0 ? { range: `bytes=${start}-` } : {},
+      stream: true,
       what,
     });
     await this.throwIfMissing(res, what);

@@ -39,6 +39,8 @@ export interface SendOptions {
   follow?: boolean;
   /** Sent even after the run was cancelled (cancelling uploads on Ctrl-C). */
   ignoreAbort?: boolean;
+  /** A GET whose body is streamed on (a blob): see HttpRequestOptions.stream. */
+  stream?: boolean;
 }
 
 export class RegistryTransport {
@@ -120,6 +122,7 @@ export class RegistryTransport {
       followRedirects: opts.follow ?? (method === 'GET' || method === 'HEAD'),
       signal: opts.ignoreAbort ? undefined : this.signal,
       what: opts.what,
+      ...(opts.stream ? { stream: true } : {}),
     };
     if (opts.timeoutMs !== undefined) req.timeoutMs = opts.timeoutMs;
     return this.http.request(req);

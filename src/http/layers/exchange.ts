@@ -33,17 +33,21 @@ export interface Outgoing {
   what?: string;
   /** A GET whose 2xx body is read whole (bytes/text/json), never as a stream: see wire.ts. */
   collect?: boolean;
+  /** A GET whose body is streamed on (a blob), through undici's dispatch: see wire.ts. */
+  stream?: boolean;
   attempts: Attempts;
 }
 
 /**
  * The body undici hands out: a Readable with `dump()`, which reads and discards what is left. A
  * collected body (wire.ts) also has `collect()`: at most `limit` bytes within `deadlineMs`, copied
- * as they arrive; over the cap BodyTooLargeError, past the deadline BodyTooSlowError.
+ * as they arrive; over the cap BodyTooLargeError, past the deadline BodyTooSlowError; and `plain()`.
  */
 export type AnswerBody = Readable & {
   dump(): Promise<void>;
   collect?(limit: number, deadlineMs: number): Promise<Buffer>;
+  /** The body itself with its failures mapped by `map` (a dispatched body: no relay needed). */
+  plain?(map: (err: Error) => Error): Readable;
 };
 
 export interface Answer {

@@ -112,8 +112,11 @@ class Response implements HttpResponse {
 /**
  * The body as a stream of its own whose network failures are NetworkErrors (their cause kept), in
  * the same plain sentence as any read: one Relay (../body.ts), which the blob's readers tap (its
- * hash, its byte count) rather than each adding a stream. Destroying it ends the request.
+ * hash, its byte count) rather than each adding a stream, or a dispatched body itself. Destroying
+ * it ends the request.
  */
 function withPlainErrors(body: AnswerBody, toPlain: (err: unknown) => Error): Readable {
-  return new Relay(body, (err) => (isDroppedConnection(err) ? toPlain(err) : (err as Error)));
+  const map = (err: unknown) => (isDroppedConnection(err) ? toPlain(err) : (err as Error));
+  // A dispatched body (a blob's: layers/wire.ts) maps its own failures, and takes the taps itself.
+  return body.plain ? body.plain(map) : new Relay(body, map);
 }

@@ -5,16 +5,26 @@
 // A GET marked `collect` (the audit log's pages) goes through undici's public `dispatch` with a
 // handler of its own instead: its answer's body is a CollectedBody, whose chunks are copied into
 // one buffer as they arrive (`collect()`), with no stream, async iterator or timer race in between.
+// A GET marked `stream` (a blob) goes the same way: its body is the one stream between undici's
+// parser and the blob's reader, and takes the reader's taps (a hash, a count) itself, each chunk
+// seen in the handler that receives it (no undici body stream, no relay in between).
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { BodyTooLargeError, BodyTooSlowError, ignore, prematureClose } from '../body.js';
+import {
+  BodyTooLargeError,
+  BodyTooSlowError,
+  ignore,
+  prematureClose,
+  type Tap,
+  type Tappable,
+} from '../body.js';
 import type { DispatcherFor } from '../dispatcher.js';
 import type { Answer, AnswerBody, Outgoing, Send } from './exchange.js';
 
 export function wire(route: DispatcherFor): Send {
   return async (req) => {
     const { dispatcher, proxy } = route(req.url);
-    if (req.collect && req.method === 'GET') return dispatchCollected(dispatcher, proxy, req);
+    if ((req.collect || req.stream) && req.method === 'GET') return dispatchCollected(dispatcher, proxy, req);
     const res = await dispatcher
       .request({
         origin: req.url.origin,
@@ -79,7 +89,7 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
         if (statusCode < 200) return; // informational: the real answer follows
         const flat = flattenHeaders(headers as Record<string, string | string[] | undefined>);
         const length = Number(flat['content-length']);
-        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over);
+        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over, req.stream === true);
         resolve({ status: statusCode, headers: flat, url: req.url, body });
       },
       onResponseData(_c, chunk) {
@@ -157,47 +167,88 @@ interface Sink {
 
 /** dump(): a rest up to this is read and discarded, keeping the connection (as undici's); more drops it. */
 const DUMP_LIMIT = 128 * 1024;
-/** Bytes held for a reader that has not come yet; past this the request is paused until it does. */
-const PENDING_LIMIT = 256 * 1024;
+/** Bytes of a page held for a reader that has not come yet; past this the request is paused until it does. */
+const HELD_LIMIT = 256 * 1024;
 
 /**
  * A body as the handler hands it over. Read by `collect()`, each chunk is copied on arrival into
  * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
- * at once: chunks held until the page's end lived through a scavenge and were promoted. The
- * chunks that come before the reader does (the rest of the socket read that brought the headers)
- * wait in a plain list, not in the Readable: pushed into it and read back out, they cost more than
- * the copy (its buffer list, 'readable' ticks, a concatenation). Read any other way (an error body,
- * `dump()`), it is a plain Readable, which takes what waits at its first read (`_read`), paused
- * when its buffer is full.
+ * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
+ * other way (a blob, an error body, `dump()`), it is a plain Readable, paused when its buffer is
+ * full. What arrives before the reader comes (the rest of the socket read that brought the
+ * headers) is held in a plain list until it does, not pushed into the Readable: pushed and read
+ * back out, a page's chunks cost more than the copy (its buffer list, 'readable' ticks, a
+ * concatenation). A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is
+ * passed on before its reader asks (what arrives before is held, untapped, and the answer paused),
+ * so a tap added until then sees every byte; any other takes no tap (a tap on it gets a Relay of
+ * its own), and its answer is paused only when what it holds passes HELD_LIMIT. When a tap judges the end (a digest), the last chunk is held back until
+ * it has: a body that fails its check never reaches its reader whole (an upload it feeds stays
+ * short of its Content-Length, and is never complete).
  */
-class CollectedBody extends Readable {
+class CollectedBody extends Readable implements Tappable {
   private sink: Sink | undefined;
   private state: 'open' | 'ended' | 'failed' = 'open';
-  /** Chunks not yet taken by collect() or by the Readable (which has not asked yet). */
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** The Readable has asked for data: chunks go to it from now on. */
-  private streaming = false;
+  private readonly taps: Tap[] = [];
+  /** Whether a tap judges the end: then the last chunk waits for its verdict. */
+  private judged = false;
+  /** Chunks that arrived before the first read (or collect()), and their bytes. */
+  private held: Buffer[] | undefined;
+  private heldBytes = 0;
+  /** The Readable has been read: chunks are pushed to it as they arrive. */
+  private reading = false;
+  /** The chunk held back until the next one, or the end's verdict. */
+  private last: Buffer | undefined;
+  private mapError: (err: Error) => Error = (err) => err;
+  started = false;
 
   constructor(
     private readonly controller: Dispatcher.DispatchController,
     private readonly length: number | undefined,
     /** Called once when the answer is over (ended, failed or dropped). */
     private readonly over: () => void,
+    /** A blob's body (`stream`), which takes taps; any other takes none. */
+    private readonly streamed: boolean,
   ) {
     super();
+    this.started = !streamed;
+  }
+
+  /** Adds a tap; only to a blob's body not yet read (a tap added later would miss bytes). */
+  tap(tap: Tap): this {
+    if (this.started || this.sink) throw new Error('CollectedBody.tap: the body is already being read');
+    this.taps.push(tap);
+    if (tap.end) this.judged = true;
+    return this;
+  }
+
+  /** The body itself, its failures (not its taps') mapped by `map`: no relay for plain errors. */
+  plain(map: (err: Error) => Error): this {
+    this.mapError = map;
+    return this;
   }
 
   data(chunk: Buffer): void {
     if (this.state !== 'open') return;
     if (this.sink) this.sink.data(chunk);
-    else if (this.streaming) {
-      if (!this.push(chunk)) this.controller.pause();
-    } else {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes > PENDING_LIMIT) this.controller.pause();
+    else if (this.reading) this.pass(chunk);
+    else {
+      if (this.held) this.held.push(chunk);
+      else this.held = [chunk];
+      this.heldBytes += chunk.length;
+      if (this.streamed || this.heldBytes > HELD_LIMIT) this.controller.pause();
     }
+  }
+
+  /** A chunk on its way to the reader: through the taps, then pushed (or held back, see above). */
+  private pass(chunk: Buffer): void {
+    const taps = this.taps;
+    for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+    let out: Buffer | undefined = chunk;
+    if (this.judged) {
+      out = this.last;
+      this.last = chunk;
+    }
+    if (out !== undefined && !this.push(out)) this.controller.pause();
   }
 
   end(): void {
@@ -207,44 +258,65 @@ class CollectedBody extends Readable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.end();
-    // What waits is the Readable's at its first read, the end after it.
-    else if (this.streaming) this.push(null);
+    else if (this.reading) this.finishRead();
+  }
+
+  /** The end, once read to it: the taps' verdicts, then what was held back, then the end. */
+  private finishRead(): void {
+    for (const t of this.taps) {
+      const err = t.end?.();
+      if (err) {
+        this.destroy(err);
+        return;
+      }
+    }
+    const last = this.last;
+    this.last = undefined;
+    if (last !== undefined) this.push(last);
+    this.push(null);
   }
 
   fail(err: Error): void {
     if (this.state !== 'open') return;
     this.state = 'failed';
     this.over();
-    this.dropPending();
+    this.takeHeld();
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
-    else this.destroy(err);
+    else this.destroy(this.mapError(err));
   }
 
   /** Ends the request with `err`, heard by a reader if there is one (else nobody is left to). */
   cut(err: Error): void {
     if (this.listenerCount('error') === 0) this.on('error', ignore);
-    this.destroy(err);
+    this.destroy(this.mapError(err));
   }
 
   override _read(): void {
-    if (!this.streaming) {
-      this.streaming = true;
-      let room = true;
-      for (const chunk of this.takePending()) room = this.push(chunk);
+    if (!this.reading) {
+      this.reading = true;
+      this.started = true;
+      const held = this.takeHeld();
+      if (held) for (const chunk of held) this.pass(chunk);
       if (this.state === 'ended') {
-        this.push(null);
+        this.finishRead();
         return;
       }
-      // full already: the request stays paused until the reader asks again
-      if (!room) return;
     }
     if (this.controller.paused) this.controller.resume();
   }
 
+  /** What is held, taken out (and let go here). */
+  private takeHeld(): Buffer[] | undefined {
+    const held = this.held;
+    this.held = undefined;
+    this.heldBytes = 0;
+    return held;
+  }
+
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
-    this.dropPending();
+    this.takeHeld();
     if (this.state === 'open') {
       const reason = err ?? new Error('the answer was not read to its end');
       this.state = 'failed';
@@ -256,22 +328,11 @@ class CollectedBody extends Readable {
     cb(err);
   }
 
-  private takePending(): Buffer[] {
-    const waiting = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    return waiting;
-  }
-
-  private dropPending(): void {
-    if (this.pendingBytes > 0 || this.pending.length > 0) this.takePending();
-  }
-
   dump(): Promise<void> {
     if (
       this.state !== 'open' ||
       (this.length ?? 0) > DUMP_LIMIT ||
-      this.readableLength + this.pendingBytes > DUMP_LIMIT
+      this.readableLength + this.heldBytes > DUMP_LIMIT
     ) {
       if (!this.readableEnded) this.destroy();
       return Promise.resolve();
@@ -326,13 +387,14 @@ class CollectedBody extends Readable {
         finish(err);
         this.cut(err);
       });
-      // What arrived before: waiting (or held by the Readable, if it was read), or the answer
-      // already over.
-      for (const chunk of this.takePending()) {
-        sink.data(chunk);
-        if (settled) return;
-      }
-      if (this.streaming)
+      // What arrived before: held (or in the Readable, if it was read), or the answer already over.
+      const held = this.takeHeld();
+      if (held)
+        for (const chunk of held) {
+          sink.data(chunk);
+          if (settled) return;
+        }
+      if (this.reading)
         for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
           sink.data(chunk);
           if (settled) return;
