@@ -171,6 +171,7 @@ export class Relay extends Readable implements Tappable {
   /** Whether a tap judges the end: then the last chunk waits for its verdict (see `tap`). */
   private judged = false;
   private last: Buffer | undefined;
+  private pending: Error | undefined;
 
   constructor(
     private readonly source: Readable,
@@ -189,7 +190,12 @@ export class Relay extends Readable implements Tappable {
       this.last = undefined;
       this.push(null);
     });
-    source.once('error', (err) => this.destroy(mapError(err)));
+    // A failure before the first read (a reset while an upload's POST is on its way) waits for
+    // the reader: emitted now, nobody would hear it.
+    source.once('error', (err) => {
+      if (this.started) this.destroy(mapError(err));
+      else this.pending = mapError(err);
+    });
   }
 
   /**
@@ -207,6 +213,10 @@ export class Relay extends Readable implements Tappable {
   override _read(): void {
     if (!this.started) {
       this.started = true;
+      if (this.pending) {
+        this.destroy(this.pending);
+        return;
+      }
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
         for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);

@@ -241,6 +241,34 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect(written).toBe(size);
   }, 20_000);
 
+  it('keeps a failure that comes before the body is read (a reset, a stall) for its reader, never an unheard error', async () => {
+    // A blob is opened, then its upload's POST (or a token fetch) goes out before the body is
+    // read: the source dropping the connection meanwhile must reach the reader, not crash the run.
+    const reset = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('x'.repeat(1000), () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    const res = await client().request({ url: `${reset.url}/blob`, stream, retry: false });
+    const body = res.body;
+    await new Promise((r) => setTimeout(r, 200));
+    const err = await textOf(body).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(
+      `GET ${reset.url}/blob failed: the connection was cut in the middle of the answer`,
+    );
+
+    const silent = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.flushHeaders();
+    });
+    const res2 = await client(100).request({ url: `${silent.url}/blob`, stream, retry: false });
+    const body2 = res2.body;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const err2 = await textOf(body2).catch((e: unknown) => e);
+    expect(err2).toBeInstanceOf(NetworkError);
+    expect((err2 as Error).message).toBe(`GET ${silent.url}/blob failed: the answer stalled`);
+  });
+
   it('stops reading at once when the signal aborts mid-body', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100000' });

@@ -160,6 +160,8 @@ class CollectedBody extends Readable implements Tappable {
   /** The chunk held back until the next one, or the end's verdict. */
   private last: Buffer | undefined;
   private mapError: (err: Error) => Error = (err) => err;
+  /** A failure before the first read (a reset, a stall), kept for the reader: nobody hears it yet. */
+  private pending: Error | undefined;
   started = false;
 
   constructor(
@@ -243,6 +245,7 @@ class CollectedBody extends Readable implements Tappable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
+    else if (!this.started) this.pending = err;
     else this.destroy(this.mapError(err));
   }
 
@@ -255,6 +258,12 @@ class CollectedBody extends Readable implements Tappable {
   override _read(): void {
     if (!this.started) {
       this.started = true;
+      if (this.pending) {
+        // What arrived before is dropped with it: a body that failed is never passed on in part.
+        this.held = undefined;
+        this.destroy(this.mapError(this.pending));
+        return;
+      }
       const held = this.held;
       this.held = undefined;
       if (held) for (const chunk of held) this.pass(chunk);
