@@ -269,6 +269,49 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect((err2 as Error).message).toBe(`GET ${silent.url}/blob failed: the answer stalled`);
   });
 
+  it('stops the source GET when the destination drops the upload mid-way', async () => {
+    let sourceClosed = false;
+    let written = 0;
+    const size = 64 * 1024 * 1024;
+    const source = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': String(size) });
+      const piece = pattern(64 * 1024);
+      const timer = setInterval(() => {
+        written += piece.length;
+        res.write(piece);
+      }, 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        sourceClosed = true;
+      });
+      req.on('error', () => undefined);
+    });
+    const dest = createServer((req) => {
+      let got = 0;
+      req.on('data', (c: Buffer) => {
+        got += c.length;
+        if (got > 256 * 1024) req.socket.destroy();
+      });
+    });
+    await new Promise<void>((r) => dest.listen(0, '127.0.0.1', () => r()));
+    servers.push(dest);
+    const http = client();
+    const res = await http.request({ url: `${source.url}/blob`, stream });
+    const err = await http
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${(dest.address() as AddressInfo).port}/upload`,
+        headers: { 'content-length': String(size) },
+        body: verify(res.body, sha(pattern(1)), size),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    const cutAt = written;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sourceClosed).toBe(true);
+    expect(written - cutAt).toBeLessThan(1024 * 1024);
+  });
+
   it('stops reading at once when the signal aborts mid-body', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100000' });
