@@ -269,6 +269,33 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect((err2 as Error).message).toBe(`GET ${silent.url}/blob failed: the answer stalled`);
   });
 
+  it('holds little of what arrives before its first read, and then hands it all over', async () => {
+    const size = 48 * 1024 * 1024;
+    const piece = pattern(1024 * 1024);
+    let written = 0;
+    const source = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(size) });
+      const more = () => {
+        while (written < size) {
+          written += piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const before = process.memoryUsage().arrayBuffers;
+    const res = await client().request({ url: `${source.url}/blob`, stream });
+    const body = res.body;
+    await new Promise((r) => setTimeout(r, 400));
+    // The kernel's buffers hold some; the process holds next to nothing (not the 48 MiB).
+    expect(written).toBeLessThan(size);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(8 * 1024 * 1024);
+    let n = 0;
+    for await (const c of body) n += (c as Buffer).length;
+    expect(n).toBe(size);
+  }, 20_000);
+
   it('stops the source GET when the destination drops the upload mid-way', async () => {
     let sourceClosed = false;
     let written = 0;
