@@ -126,11 +126,21 @@ export class TarImageWriter {
           }
           for await (const chunk of body) {
             const c = chunk as Buffer;
+            // A source that sends more or fewer bytes than the descriptor is a mismatch (exit 1),
+            // not a malformed entry (the tar writer's own check, exit 2).
+            if (have + c.length > d.size)
+              throw new IntegrityError(
+                `blob ${d.digest} is larger than the ${d.size} bytes its descriptor says`,
+              );
             hash.update(c);
             have += c.length;
             progress.update(d.digest, have);
             yield c;
           }
+          if (have !== d.size)
+            throw new IntegrityError(
+              `blob ${d.digest} has ${have} bytes, not the ${d.size} its descriptor says`,
+            );
           return;
         } catch (err) {
           if (err instanceof IntegrityError || attempt >= 3 || !isBrokenStream(err))

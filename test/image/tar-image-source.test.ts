@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { IntegrityError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
 import { TarImageWriter } from '../../src/image/tar-image.js';
 import type { TransferProgress } from '../../src/output/progress.js';
@@ -101,4 +102,36 @@ it('refuses a source that then ignores the Range, and drops its answer', async (
   expect((result as Error).message).toMatch(/could not continue at byte/);
   await new Promise((r) => setTimeout(r, 500));
   expect(state.lastDropped).toBe(true);
+});
+
+it('refuses a blob whose source sends fewer or more bytes than its descriptor, as a digest mismatch (exit 1)', async () => {
+  for (const sent of [blob.subarray(0, size / 2), Buffer.concat([blob, Buffer.from('more')])]) {
+    // Chunked, ended cleanly: nothing on the wire says the answer was cut.
+    const server = createServer((_req, res) => {
+      res.writeHead(200);
+      res.end(sent);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/blob`;
+    const dir = await mkdtemp(join(tmpdir(), 'hubctl-tar-'));
+    dirs.push(dir);
+    const http = createHttpClient({ userAgent: 'test', clock: fixedClock(), retryBaseMs: 1 });
+    const writer = new TarImageWriter(join(dir, 'image.tar'), async () => {});
+    const err = await writer
+      .putBlob(
+        { mediaType: 'application/octet-stream', digest, size },
+        {
+          open: async () => ({ body: (await http.request({ url, stream: true })).body, start: 0 }),
+          rereadable: false,
+        },
+        silent,
+        'pulled',
+      )
+      .catch((e: unknown) => e);
+    await writer.abort();
+    expect(err).toBeInstanceOf(IntegrityError);
+    expect((err as IntegrityError).exitCode).toBe(1);
+    expect((err as Error).message).toContain(digest);
+  }
 });
