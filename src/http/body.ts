@@ -150,7 +150,11 @@ export function watchProgress(
 
 /** What a tap sees: every chunk as it passes, then, at the end, a chance to fail the stream. */
 export interface Tap {
-  chunk(chunk: Buffer): void;
+  /**
+   * Sees a chunk before it is passed on; an Error it returns fails the stream there, that chunk
+   * not passed on (a blob past its size: no later byte can make it right).
+   */
+  chunk(chunk: Buffer): unknown;
   /** Called once the source has ended, before the relay ends: an Error fails the relay instead. */
   end?(): Error | undefined;
 }
@@ -219,7 +223,10 @@ export class Relay extends Readable implements Tappable {
       }
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
-        for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+        for (let i = 0; i < taps.length; i++) {
+          const err = taps[i]?.chunk(chunk);
+          if (err instanceof Error) return void this.destroy(err);
+        }
         let out: Buffer | undefined = chunk;
         if (this.judged) {
           out = this.last;

@@ -163,6 +163,30 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect(bad.state.received).toBeLessThan(blob.length);
   });
 
+  it('fails the body at the chunk a tap refuses: that chunk and what follows never reach the reader', async () => {
+    const body = pattern(512 * 1024);
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.subarray(i, i + 16 * 1024));
+      res.end();
+    });
+    const res = await client().request({ url: `${server.url}/blob`, stream });
+    let seen = 0;
+    const refused = new IntegrityError('past its size');
+    const tappedBody = tapped(res.body, {
+      chunk(c) {
+        seen += c.length;
+        return seen > 100 * 1024 ? refused : undefined;
+      },
+    });
+    let read = 0;
+    const err = await (async () => {
+      for await (const c of tappedBody) read += (c as Buffer).length;
+    })().catch((e: unknown) => e);
+    expect(err).toBe(refused);
+    expect(read).toBeLessThanOrEqual(100 * 1024);
+  });
+
   it('says a body cut in the middle was cut, in a plain sentence, and the check never passes it', async () => {
     const cut = await serve(cutMidBody(256 * 1024));
     const res = await client().request({ url: `${cut.url}/blob`, stream, retry: false });

@@ -203,8 +203,12 @@ class CollectedBody extends Readable implements Tappable {
 
   /** A chunk on its way to the reader: through the taps, then pushed (or held back, see above). */
   private pass(chunk: Buffer): void {
+    if (this.destroyed) return;
     const taps = this.taps;
-    for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+    for (let i = 0; i < taps.length; i++) {
+      const err = taps[i]?.chunk(chunk);
+      if (err instanceof Error) return void this.destroy(err);
+    }
     let out: Buffer | undefined = chunk;
     if (this.judged) {
       out = this.last;
@@ -267,6 +271,7 @@ class CollectedBody extends Readable implements Tappable {
       const held = this.held;
       this.held = undefined;
       if (held) for (const chunk of held) this.pass(chunk);
+      if (this.destroyed) return;
       if (this.state === 'ended') {
         this.finishRead();
         return;
