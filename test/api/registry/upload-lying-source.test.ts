@@ -1,6 +1,7 @@
-// A registry-to-registry copy from a source that sends more bytes than the blob's descriptor says
-// (chunked, so nothing on the wire says so): the copy fails as a digest mismatch (exit 1), the
-// destination never completes the upload, and the lying source is not downloaded again and again.
+// A registry-to-registry copy from a source that sends more or fewer bytes than the blob's
+// descriptor says (chunked, so nothing on the wire says so): the copy fails as a digest mismatch
+// (exit 1), the destination never completes the upload, and the lying source is not downloaded
+// again and again.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,16 +27,19 @@ const size = 256 * 1024;
 const blob = Buffer.alloc(size, 3);
 const digest = `sha256:${createHash('sha256').update(blob).digest('hex')}`;
 
+const more = Buffer.alloc(64 * 1024, 4);
 it.each([
-  ['the blob, then more', blob],
-  ['other bytes of its size, then more', Buffer.alloc(size, 5)],
-])('refuses a source that sends %s as a digest mismatch (exit 1), downloaded once', async (_what, first) => {
+  ['the blob, then more', Buffer.concat([blob, more])],
+  ['other bytes of its size, then more', Buffer.concat([Buffer.alloc(size, 5), more])],
+  ['fewer bytes, then a clean end', blob.subarray(0, size - 1000)],
+])('refuses a source that sends %s as a digest mismatch (exit 1), downloaded once', async (_what, sent) => {
   let gets = 0;
   const source = createServer((_req, res) => {
     gets++;
     res.writeHead(200);
-    res.write(first);
-    res.end(Buffer.alloc(64 * 1024, 4));
+    // In pieces: the upload has most of them before the source's lie shows.
+    for (let i = 0; i < sent.length; i += 32 * 1024) res.write(sent.subarray(i, i + 32 * 1024));
+    res.end();
   });
   await new Promise<void>((r) => source.listen(0, '127.0.0.1', () => r()));
   servers.push(source);
