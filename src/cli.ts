@@ -65,6 +65,12 @@ export async function main(
       const code = await fastEval(argv, run);
       if (code !== undefined) return code;
     }
+    // `image copy SRC DST`, a registry mirror's every step: without commander when it can (issue 27).
+    if (!commanderOnly && argv[argv.indexOf('image') + 1] === 'copy') {
+      const { fastCopy } = await import('./commands/image/fast-copy.js');
+      const code = await fastCopy(argv, run);
+      if (code !== undefined) return code;
+    }
     const { buildProgram, unknownHelpTopic } = await import('./program.js');
     const { program, state } = await buildProgram(run, argv);
     if (argv.length === 0) {

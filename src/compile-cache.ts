@@ -7,12 +7,16 @@
 //
 // V8 also checks a cache against a hash of its flags, and a flag set while the process runs
 // (http/dispatcher.ts's --liftoff-only) changes that hash for the rest of the process. So whoever
-// sets one first calls the hook at BEFORE_V8_FLAG: the chunks compiled so far have their caches
-// taken then, under the hash they will be checked against next time, and a chunk compiled after it
-// gets a cache file of its own (`….js--liftoff-only.cache`). (Written at exit under the changed
-// hash, every cache a network command wrote was rejected on its next run and written again: ~50
-// files a run, none ever used.) The hook is a process-wide symbol, as the cache is process-wide (it
-// hooks Module.prototype._compile): http/ reaches it without loading this module or node:v8 here.
+// sets one first calls the hook at BEFORE_V8_FLAG, and a chunk compiled after it gets a cache file
+// of its own (`….js--liftoff-only.cache`). (Written at exit under the changed hash, every cache a
+// network command wrote was rejected on its next run and written again: ~50 files a run, none ever
+// used.) The chunks compiled before the flag are cached at exit too, with every function the
+// command ran, under the hash they are checked against next time: the flags are undone first
+// (the setter says how), and a probe cached before the flag tells whether V8's hash is back. If it
+// is not, their caches taken when the flag was set are written instead; those held only what had
+// run by then, and each run compiled the rest again (a registry copy: ~90 KB of the image group's
+// code, ~400 functions, issue 27). The hook is a process-wide symbol, as the cache is process-wide
+// (it hooks Module.prototype._compile): http/ reaches it without loading this module or node:v8 here.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -42,18 +46,27 @@ export function useCompileCache(
   atExit: (write: () => void) => void,
   tmpSuffix: string,
 ): void {
-  const Module = createRequire(chunksDir)('node:module') as {
+  const requireBuiltin = createRequire(chunksDir);
+  const Module = requireBuiltin('node:module') as {
     prototype: CjsModule;
     wrap(code: string): string;
   };
   const compile = Module.prototype._compile;
-  /** Chunks compiled without a cache (or with a rejected one), to be cached at exit. */
-  const fresh: { file: string; script: Script; data?: Buffer }[] = [];
+  /**
+   * Chunks compiled without a cache (or with a rejected one), to be cached at exit; `generation`:
+   * how many run-time flags were set when each was compiled. `data`: its cache as it was when the
+   * next flag was set, in case that flag cannot be undone at exit.
+   */
+  const fresh: { file: string; script: Script; generation: number; data?: Buffer }[] = [];
+  /** The V8 flags set at run time, in order: how to undo each, and a probe cached before it. */
+  const flags: { undo: string | undefined; probe: Buffer | undefined }[] = [];
   /** The V8 flags set at run time so far, which name the cache files of later chunks. */
   let flagsSet = '';
-  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG] = (flag) => {
+  (globalThis as { [BEFORE_V8_FLAG]?: BeforeV8Flag })[BEFORE_V8_FLAG] = (flag, undo) => {
     if (flagsSet.includes(flag)) return;
     for (const entry of fresh) entry.data ??= entry.script.createCachedData();
+    // Only a chunk compiled before the flag needs it undone at exit (a warm run has none).
+    flags.push({ undo, probe: fresh.length > 0 ? probeScript().createCachedData() : undefined });
     flagsSet += flag;
   };
   Module.prototype._compile = function (this: CjsModule, content: string, filename: string) {
@@ -66,26 +79,70 @@ export function useCompileCache(
       cachedData = readFileSync(file);
     } catch {}
     const script = new Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ file, script });
+    if (cachedData === undefined || script.cachedDataRejected)
+      fresh.push({ file, script, generation: flags.length });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     const require = createRequire(filename);
     return run.call(this.exports, this.exports, require, this, filename, dirname(filename));
   };
-  // Written at exit, when the functions that ran are compiled and go into the cache too.
+  // Written at exit, when the functions that ran are compiled and go into the cache too: the chunks
+  // compiled under every flag first, then each flag undone in turn (newest first) and the chunks
+  // compiled before it, while V8's flag hash is what it was when they were compiled.
   atExit(() => {
-    for (const { file, script, data } of fresh) {
-      const tmp = `${file}.${tmpSuffix}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Created new (O_EXCL): never written through a symlink planted at the temporary name.
-        writeFileSync(tmp, data ?? script.createCachedData(), { mode: 0o600, flag: 'wx' });
-        renameSync(tmp, file);
-      } catch {
-        rmSync(tmp, { force: true });
+    if (fresh.length === 0) return;
+    let restored = true;
+    for (let generation = flags.length; generation >= 0; generation--) {
+      for (const entry of fresh) {
+        if (entry.generation !== generation) continue;
+        const data = restored
+          ? entry.script.createCachedData()
+          : (entry.data ?? entry.script.createCachedData());
+        write(entry.file, data, dir, tmpSuffix);
       }
+      if (generation === 0 || !fresh.some((e) => e.generation < generation)) break;
+      const { undo, probe } = flags[generation - 1]!;
+      restored =
+        restored &&
+        undo !== undefined &&
+        probe !== undefined &&
+        undoFlag(undo, probe, requireBuiltin('node:v8') as typeof import('node:v8'));
     }
   });
 }
 
-/** `(flag: string) => void`, called right before a V8 flag is set at run time. */
+function write(file: string, data: Buffer, dir: string, tmpSuffix: string): void {
+  const tmp = `${file}.${tmpSuffix}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Created new (O_EXCL): never written through a symlink planted at the temporary name.
+    writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** A script whose cache says whether V8's flag hash is what it was when the cache was taken. */
+function probeScript(cachedData?: Buffer): Script {
+  return new Script('"hubctl: V8 flag hash probe"', { filename: 'hubctl-flag-probe', cachedData });
+}
+
+/** Undoes a run-time flag (at exit); answers whether V8's flag hash is back to the probe's. */
+function undoFlag(undo: string, probe: Buffer, v8: typeof import('node:v8')): boolean {
+  try {
+    v8.setFlagsFromString(undo);
+    return !probeScript(probe).cachedDataRejected;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Called right before a V8 flag is set at run time. `undo`: the flags that set V8 back as it was
+ * (the flag's default, and those it implies); without it, the chunks compiled before the flag are
+ * cached as they were when it was set.
+ */
+export type BeforeV8Flag = (flag: string, undo?: string) => void;
+
+/** A BeforeV8Flag, called right before a V8 flag is set at run time. */
 export const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');

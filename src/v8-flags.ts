@@ -10,10 +10,14 @@ import { setFlagsFromString } from 'node:v8';
 const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');
 const set = new Set<string>();
 
-/** Sets a V8 flag for the rest of the process (once), telling the code cache first. */
-export function setV8Flag(flag: string): void {
+/**
+ * Sets a V8 flag for the rest of the process (once), telling the code cache first. `undo`: the
+ * flags that put V8 back as it was (the flag's default and what it implies), for the code cache at
+ * exit (src/compile-cache.ts); a wrong one costs cache hits, never correctness.
+ */
+export function setV8Flag(flag: string, undo?: string): void {
   if (set.has(flag)) return;
   set.add(flag);
-  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string) => void })[BEFORE_V8_FLAG]?.(flag);
+  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string, undo?: string) => void })[BEFORE_V8_FLAG]?.(flag, undo);
   setFlagsFromString(flag);
 }

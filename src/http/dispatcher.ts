@@ -45,14 +45,14 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
       let agent = byCaFile.get(own);
       if (!agent) {
         const base = tlsOptions()?.ca ?? [...rootCertificates, ...nodeExtraCerts(options.env)];
-        agent = new Agent({ connect: { ca: [...base, readCaFile(own)] } });
+        agent = reusingFreedConnections(new Agent({ connect: { ca: [...base, readCaFile(own)] } }));
         byCaFile.set(own, agent);
       }
       return { dispatcher: agent };
     }
     if (!proxy) {
       keepParserOnBaseline();
-      direct ??= new Agent(tlsOptions() ? { connect: tlsOptions() } : {});
+      direct ??= reusingFreedConnections(new Agent(tlsOptions() ? { connect: tlsOptions() } : {}));
       return { dispatcher: direct };
     }
     options.debug?.(`  via proxy ${proxy.origin}`);
@@ -71,6 +71,28 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
     }
     return { dispatcher: agent, proxy: proxy.origin };
   };
+}
+
+/**
+ * An agent whose requests reuse the connection a request to the same origin has just finished with.
+ * undici hands a finished connection back to its pool only on the next turn of the event loop (a
+ * setImmediate, so that a server's close is seen first); a request sent in the same turn, as the
+ * next step of a command usually is (a manifest GET after the registry's ping, a blob's GET after
+ * its HEAD), found no free connection and opened another: five connections for a copy of one
+ * layer, three of them for one request each. Such a request now waits for that turn, and takes
+ * the connection the pool has got back. Nothing is sent twice or out of order: the request is
+ * handed to undici once, only later; an abort while it waits ends it as before it was sent.
+ */
+function reusingFreedConnections(agent: Agent): Dispatcher {
+  return agent.compose((dispatch) => (opts, handler) => {
+    const pool = agent.stats[String(opts.origin)];
+    // A connection of the pool is open and idle, but not yet free: its request has just finished.
+    if (pool && 'free' in pool && pool.free === 0 && pool.queued === 0 && pool.connected > pool.running) {
+      setImmediate(() => dispatch(opts, handler));
+      return true;
+    }
+    return dispatch(opts, handler);
+  });
 }
 
 type Connector = (options: { servername?: string | null }, callback: (...args: unknown[]) => void) => void;

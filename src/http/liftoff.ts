@@ -19,7 +19,8 @@ import { setV8Flag } from '../v8-flags.js';
 export function keepParserOnBaseline(): void {
   if (parserOnBaseline) return;
   parserOnBaseline = true;
-  setV8Flag('--liftoff-only');
+  // Undone (at exit, for the code cache) with what --liftoff-only implies: no tier-up.
+  setV8Flag('--liftoff-only', '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
 }
 let parserOnBaseline = false;
 

@@ -1,8 +1,6 @@
 // What one image sync keeps while it runs (sync.ts): the sources its plan read, kept for the copy
-// within a bound, and the blobs it wrote, remembered once at its end and offered for mounts
-// meanwhile.
+// within a bound. (The blobs it wrote are remembered once at its end: registry/known-blobs.ts.)
 
-import { KnownBlobs } from './registry/known-blobs.js';
 import type { ImageSource } from './store.js';
 
 /** Bytes of manifests (and configs) the plan keeps for the copy, across all mappings; past it, the copy asks again. */
@@ -31,41 +29,5 @@ export class KeptSources {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((s) => s.close().catch(() => undefined)));
-  }
-}
-
-/**
- * Known blobs remembered once at the end of a sync, not once per tag: each remember is a locked
- * read-modify-write of one file, and eight tags at once queued on that lock.
- */
-export class BatchedKnownBlobs extends KnownBlobs {
-  private readonly pending = new Map<
-    string,
-    { registry: string; repository: string; digests: Set<string> }
-  >();
-
-  constructor(private readonly inner: KnownBlobs) {
-    super('');
-  }
-
-  /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
-  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
-    for (const e of this.pending.values())
-      if (e.registry === registry && e.repository !== except && e.digests.has(digest))
-        return Promise.resolve(e.repository);
-    return this.inner.repositoryWith(registry, digest, except);
-  }
-
-  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
-    const key = `${registry} ${repository}`;
-    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
-    for (const d of digests) entry.digests.add(d);
-    this.pending.set(key, entry);
-  }
-
-  async flush(): Promise<void> {
-    for (const { registry, repository, digests } of this.pending.values())
-      await this.inner.remember(registry, repository, [...digests]).catch(() => undefined);
-    this.pending.clear();
   }
 }

@@ -16,11 +16,12 @@ import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
 import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from './places.js';
 import { PlannedSource } from './planned-source.js';
+import { BatchedKnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
 import type { ImageSource } from './store.js';
 import { digestAt, tagsThere } from './sync-destination.js';
 import type { SyncMapping } from './sync-file.js';
-import { BatchedKnownBlobs, KeptSources } from './sync-run-state.js';
+import { KeptSources } from './sync-run-state.js';
 import { TagFilter } from './tag-filter.js';
 import { transfer } from './transfer.js';
 

@@ -79,4 +79,60 @@ describe('a network command', () => {
       works: '1',
     });
   });
+
+  it("loads only the parts of valibot hubctl's schemas use (the whole library is ~190 KB to read and compile)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hubctl-startup-'));
+    const report = join(dir, 'loaded.json');
+    const preload = join(dir, 'report.cjs');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => {
+        require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache)));
+      });`,
+    );
+    const r = await runBin(['image', 'tags', repo], {
+      env: { HOME: dir, XDG_CACHE_HOME: dir, HUBCTL_CONFIG_DIR: dir, NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '1.0\n2.0\n', stderr: '' });
+    const loaded = (JSON.parse(readFileSync(report, 'utf8')) as string[]).filter((f) => f.includes('/dist/'));
+    const code = loaded.map((f) => readFileSync(f, 'utf8')).join('\n');
+    // The schemas' own: an answer is parsed, so these are loaded...
+    expect(code).toMatch(/function looseObject\(/);
+    expect(code).toMatch(/function safeParse\(/);
+    // ...and none of the validators, async schemas and actions that no schema of hubctl uses.
+    for (const unused of ['email', 'ipv6', 'objectAsync', 'variantAsync', 'creditCard', 'isoDateTime'])
+      expect(code, unused).not.toMatch(new RegExp(`function ${unused}\\(`));
+  });
+
+  it('reads a handful of files of dist, not one per chunk: the packs of scripts/build.mjs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hubctl-startup-'));
+    const report = join(dir, 'read.json');
+    const preload = join(dir, 'report.cjs');
+    // Every file of dist/ read as a module's source (the code caches are read from XDG_CACHE_HOME).
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');
+      const read = fs.readFileSync;
+      const seen = [];
+      fs.readFileSync = function (path, ...rest) {
+        if (typeof path === 'string' && path.includes('/dist/') && path.endsWith('.js')) seen.push(path.slice(path.lastIndexOf('/dist/') + 6));
+        return read.call(this, path, ...rest);
+      };
+      process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(seen)));`,
+    );
+    const r = await runBin(['image', 'tags', repo], {
+      env: { HOME: dir, XDG_CACHE_HOME: dir, HUBCTL_CONFIG_DIR: dir, NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '1.0\n2.0\n', stderr: '' });
+    const read = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    // The entry, the code cache's hook, the command tree, the image group with the context and the
+    // registry client, and the HTTP layer with undici: each read once.
+    expect(read.map((f) => f.replace(/-[A-Z0-9]{8}\.js$/, ''))).toEqual([
+      'cli.js',
+      'chunks/compile-cache',
+      'chunks/program',
+      'chunks/image',
+      'chunks/client',
+    ]);
+  });
 });

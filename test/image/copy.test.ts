@@ -1,6 +1,7 @@
 // image copy between two real registries: blobs stream from one to the other (no disk), digests
 // are preserved (one platform, or the index and every child), and a corrupted byte on the way
 // fails the copy with nothing tagged at the destination.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blobDigests, type MadeLayout, makeOciImage } from '../support/oci-images.js';
@@ -87,10 +88,19 @@ describeWithRegistry('image copy between registries', () => {
     // mount from the repository itself. The source's HEAD before each GET stays (issue 5).
     const small = await makeOciImage(join(w.tmp, 'small'), { tag: 's', layers: 1, layerSize: 4096 });
     expect((await w.run(['image', 'push', `oci:${small.dir}:s`, `${A}/src/small:s`], { env })).code).toBe(0);
+    const fresh = w.withCredentialsFor([A, B]);
     const r = await w.run(['--debug', 'image', 'copy', `${A}/src/small:s`, `${B}/dst/small:s`], {
-      env: w.withCredentialsFor([A, B]),
+      env: fresh,
     });
     expect(r.code).toBe(0);
+    // Both ends are remembered for later mounts (one write of the state file for the two).
+    const known = JSON.parse(
+      readFileSync(join(fresh.HUBCTL_CONFIG_DIR!, 'state', 'known-blobs.json'), 'utf8'),
+    );
+    for (const digest of blobDigests(small)) {
+      expect(known[`${A} ${digest}`]).toEqual(['src/small']);
+      expect(known[`${B} ${digest}`]).toEqual(['dst/small']);
+    }
     const sent = r.stderr.split('\n').filter((l) => /^\[debug\] > (GET|HEAD|POST|PUT|PATCH) http/.test(l));
     const heads = sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> HEAD'));
     expect(heads).toHaveLength(2);

@@ -140,7 +140,7 @@ export async function openAuditClient(
   // the next run (undici's included), compiling them from source again: ~40 ms a run. Set once
   // the HTTP layer is loaded: node's own modules it loads (src/http/liftoff.ts) are checked
   // against the flags too, and those loaded after it were compiled from source, every run.
-  setV8Flag('--semi-space-growth-factor=1');
+  setV8Flag('--semi-space-growth-factor=1', '--semi-space-growth-factor=2');
   return createAuditClient({
     http,
     clock: ctx.clock,

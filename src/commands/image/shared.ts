@@ -8,9 +8,10 @@ import { UsageError } from '../../errors.js';
 import { CompressedLayers } from '../../image/engine/compressed-layers.js';
 import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
-import { KnownBlobs } from '../../image/registry/known-blobs.js';
+import { BatchedKnownBlobs, KnownBlobs } from '../../image/registry/known-blobs.js';
 import { UploadStateStore } from '../../image/registry/upload-state.js';
 import type { PlatformChoice } from '../../image/select.js';
+
 import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress } from '../../output/progress.js';
@@ -103,6 +104,23 @@ export interface TransferRequest extends Omit<TransferSettings, 'keepDigests'> {
 /** Runs the one transfer with the progress display, then prints the result (pull, push, copy). */
 export async function runTransfer(ctx: Context, verb: string, req: TransferRequest): Promise<TransferResult> {
   const deps = placeDeps(ctx);
+  // What the source read and the destination wrote is remembered in one write of the state file
+  // (a lock, a read, an fsync and a rename) at the end, not one for each side.
+  const known = deps.known ? new BatchedKnownBlobs(deps.known) : undefined;
+  if (known) deps.known = known;
+  try {
+    return await transferAndPrint(ctx, verb, req, deps);
+  } finally {
+    await known?.flush();
+  }
+}
+
+async function transferAndPrint(
+  ctx: Context,
+  verb: string,
+  req: TransferRequest,
+  deps: PlaceDeps,
+): Promise<TransferResult> {
   // Between registries the manifests give every blob's size before its copy: as in image sync,
   // a blob up to 64 KiB is probed at the destination by the upload's own POST (a mount from the
   // repository itself) instead of a HEAD before it. The source's HEAD before each blob's GET stays

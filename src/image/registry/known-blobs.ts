@@ -33,25 +33,89 @@ export class KnownBlobs {
 
   /** Adds to the file under its lock, re-read there: concurrent runs each keep what they add. */
   async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    await this.rememberAll([{ registry, repository, digests }]);
+  }
+
+  /**
+   * Several repositories' blobs in one locked read-modify-write of the file (a copy's source and
+   * destination, a sync's every mapping): each write is a lock, a read, an fsync and a rename.
+   */
+  async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+    if (!entries.some((e) => e.digests.length > 0)) return;
     await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
     await withLock(this.path, async () => {
       this.cache = undefined;
-      await this.add(registry, repository, digests);
+      const map = await this.read();
+      for (const { registry, repository, digests } of entries) add(map, registry, repository, digests);
+      // Keep the file small: the most recent 5000 blobs.
+      const keys = Object.keys(map);
+      if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
+      await writeFileAtomic(this.path, JSON.stringify(map));
     });
   }
+}
 
-  private async add(registry: string, repository: string, digests: string[]): Promise<void> {
-    const map = await this.read();
-    for (const d of digests) {
-      const key = `${registry} ${d}`;
-      const list = (map[key] ?? []).filter((r) => r !== repository);
-      list.unshift(repository);
-      delete map[key];
-      map[key] = list.slice(0, 4);
-    }
-    // Keep the file small: the most recent 5000 blobs.
-    const keys = Object.keys(map);
-    if (keys.length > 5000) for (const k of keys.slice(0, keys.length - 5000)) delete map[k];
-    await writeFileAtomic(this.path, JSON.stringify(map));
+/** Blobs seen in one repository. */
+export interface KnownBlobsEntry {
+  registry: string;
+  repository: string;
+  digests: readonly string[];
+}
+
+function add(
+  map: Record<string, string[]>,
+  registry: string,
+  repository: string,
+  digests: readonly string[],
+) {
+  for (const d of digests) {
+    const key = `${registry} ${d}`;
+    const list = (map[key] ?? []).filter((r) => r !== repository);
+    list.unshift(repository);
+    delete map[key];
+    map[key] = list.slice(0, 4);
+  }
+}
+
+/**
+ * Known blobs remembered once at the end of a sync (not once per tag: eight tags at once queued on
+ * the file's lock) or of a copy (not once for its source and once for its destination): each write
+ * is a lock, a read, an fsync and a rename.
+ */
+export class BatchedKnownBlobs extends KnownBlobs {
+  private readonly pending = new Map<
+    string,
+    { registry: string; repository: string; digests: Set<string> }
+  >();
+
+  constructor(private readonly inner: KnownBlobs) {
+    super('');
+  }
+
+  /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
+  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+    for (const e of this.pending.values())
+      if (e.registry === registry && e.repository !== except && e.digests.has(digest))
+        return Promise.resolve(e.repository);
+    return this.inner.repositoryWith(registry, digest, except);
+  }
+
+  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+    const key = `${registry} ${repository}`;
+    const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
+    for (const d of digests) entry.digests.add(d);
+    this.pending.set(key, entry);
+  }
+
+  override async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+    for (const { registry, repository, digests } of entries)
+      await this.remember(registry, repository, [...digests]);
+  }
+
+  /** What was remembered, written in one locked write of the file. */
+  async flush(): Promise<void> {
+    const entries = [...this.pending.values()].map((e) => ({ ...e, digests: [...e.digests] }));
+    this.pending.clear();
+    await this.inner.rememberAll(entries).catch(() => undefined);
   }
 }

@@ -1,0 +1,68 @@
+// The known-blobs state file: which repositories of a registry hold a blob (for mounts later). A
+// copy's source and destination, and a sync's mappings, are remembered in one write of it.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BatchedKnownBlobs, KnownBlobs, type KnownBlobsEntry } from '../../src/image/registry/known-blobs.js';
+
+const file = () => join(mkdtempSync(join(tmpdir(), 'hubctl-known-')), 'state', 'known-blobs.json');
+const d = (n: number) => `sha256:${String(n).repeat(64).slice(0, 64)}`;
+
+describe('KnownBlobs', () => {
+  it('remembers several repositories of several registries in one write, newest first', async () => {
+    const path = file();
+    const known = new KnownBlobs(path);
+    await known.remember('a.example', 'src/app', [d(1)]);
+    await known.rememberAll([
+      { registry: 'a.example', repository: 'other/app', digests: [d(1), d(2)] },
+      { registry: 'b.example', repository: 'dst/app', digests: [d(1)] },
+    ]);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      [`a.example ${d(1)}`]: ['other/app', 'src/app'],
+      [`a.example ${d(2)}`]: ['other/app'],
+      [`b.example ${d(1)}`]: ['dst/app'],
+    });
+    // A fresh reader (a later run) finds them.
+    const later = new KnownBlobs(path);
+    expect(await later.repositoryWith('a.example', d(1), 'other/app')).toBe('src/app');
+    expect(await later.repositoryWith('b.example', d(1), 'x/y')).toBe('dst/app');
+    expect(await later.repositoryWith('b.example', d(2), 'x/y')).toBeUndefined();
+  });
+
+  it('writes nothing when there is nothing to remember', async () => {
+    const path = file();
+    await new KnownBlobs(path).rememberAll([{ registry: 'a.example', repository: 'r', digests: [] }]);
+    expect(() => readFileSync(path)).toThrow();
+  });
+});
+
+describe('BatchedKnownBlobs', () => {
+  it('hands everything remembered to the file in one write when flushed, and offers it meanwhile', async () => {
+    const writes: KnownBlobsEntry[][] = [];
+    const inner = new (class extends KnownBlobs {
+      override async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+        writes.push(entries.map((e) => ({ ...e, digests: [...e.digests] })));
+        await super.rememberAll(entries);
+      }
+    })(file());
+    const batched = new BatchedKnownBlobs(inner);
+    await batched.remember('a.example', 'src/app', [d(1), d(2)]);
+    await batched.remember('b.example', 'dst/app', [d(1)]);
+    await batched.remember('b.example', 'dst/app', [d(2)]);
+    expect(await batched.repositoryWith('b.example', d(2), 'x/y')).toBe('dst/app');
+    expect(writes).toEqual([]);
+    await batched.flush();
+    expect(writes).toEqual([
+      [
+        { registry: 'a.example', repository: 'src/app', digests: [d(1), d(2)] },
+        { registry: 'b.example', repository: 'dst/app', digests: [d(1), d(2)] },
+      ],
+    ]);
+    expect(await inner.repositoryWith('b.example', d(1), 'x/y')).toBe('dst/app');
+    // Flushed once: a second flush has nothing to write.
+    await batched.flush();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toEqual([]);
+  });
+});
