@@ -150,7 +150,11 @@ export function watchProgress(
 
 /** What a tap sees: every chunk as it passes, then, at the end, a chance to fail the stream. */
 export interface Tap {
-  chunk(chunk: Buffer): void;
+  /**
+   * Sees a chunk before it is passed on; an Error it returns fails the stream there, that chunk
+   * not passed on (a blob past its size: no later byte can make it right).
+   */
+  chunk(chunk: Buffer): unknown;
   /** Called once the source has ended, before the relay ends: an Error fails the relay instead. */
   end?(): Error | undefined;
 }
@@ -171,6 +175,7 @@ export class Relay extends Readable implements Tappable {
   /** Whether a tap judges the end: then the last chunk waits for its verdict (see `tap`). */
   private judged = false;
   private last: Buffer | undefined;
+  private pending: Error | undefined;
 
   constructor(
     private readonly source: Readable,
@@ -189,7 +194,12 @@ export class Relay extends Readable implements Tappable {
       this.last = undefined;
       this.push(null);
     });
-    source.once('error', (err) => this.destroy(mapError(err)));
+    // A failure before the first read (a reset while an upload's POST is on its way) waits for
+    // the reader: emitted now, nobody would hear it.
+    source.once('error', (err) => {
+      if (this.started) this.destroy(mapError(err));
+      else this.pending = mapError(err);
+    });
   }
 
   /**
@@ -207,9 +217,16 @@ export class Relay extends Readable implements Tappable {
   override _read(): void {
     if (!this.started) {
       this.started = true;
+      if (this.pending) {
+        this.destroy(this.pending);
+        return;
+      }
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
-        for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+        for (let i = 0; i < taps.length; i++) {
+          const err = taps[i]?.chunk(chunk);
+          if (err instanceof Error) return void this.destroy(err);
+        }
         let out: Buffer | undefined = chunk;
         if (this.judged) {
           out = this.last;

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { IntegrityError, NotFoundError } from '../errors.js';
+import { IntegrityError, NetworkError, NotFoundError } from '../errors.js';
 import { tryLock } from '../files/lock.js';
 import { filesystemError } from '../files/safe-open.js';
 import { sweepClaimed } from '../files/sweep.js';
@@ -120,15 +120,27 @@ export class TarImageWriter {
       for (let attempt = 0; ; attempt++) {
         try {
           const { body, start } = await feed.open(have);
-          if (start !== have)
+          if (start !== have) {
+            body.destroy();
             throw new IntegrityError(`${d.digest}: the source could not continue at byte ${have}`);
+          }
           for await (const chunk of body) {
             const c = chunk as Buffer;
+            // A source that sends more or fewer bytes than the descriptor is a mismatch (exit 1),
+            // not a malformed entry (the tar writer's own check, exit 2).
+            if (have + c.length > d.size)
+              throw new IntegrityError(
+                `blob ${d.digest} is larger than the ${d.size} bytes its descriptor says`,
+              );
             hash.update(c);
             have += c.length;
             progress.update(d.digest, have);
             yield c;
           }
+          if (have !== d.size)
+            throw new IntegrityError(
+              `blob ${d.digest} has ${have} bytes, not the ${d.size} its descriptor says`,
+            );
           return;
         } catch (err) {
           if (err instanceof IntegrityError || attempt >= 3 || !isBrokenStream(err))
@@ -194,6 +206,8 @@ export async function sweepArchivePartials(path: string): Promise<void> {
 }
 
 function isBrokenStream(err: unknown): boolean {
+  // A registry's body fails as a NetworkError (its socket error as the cause): http/layers/response.ts.
+  if (err instanceof NetworkError) return true;
   const code = (err as { code?: string })?.code;
   return (
     typeof code === 'string' && /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ERR_STREAM_PREMATURE_CLOSE)/.test(code)

@@ -94,9 +94,11 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
   opts.onProgress?.(have);
   let attempt = 0;
   for (;;) {
+    let opened: Readable | undefined;
     try {
       if (have < size || size === 0) {
         const { body, start } = await opts.open(have);
+        opened = body;
         if (start !== have) {
           // The server ignored Range: start over.
           await rm(opts.partialPath, { force: true });
@@ -145,6 +147,9 @@ export async function writeVerifiedBlob(opts: VerifiedWriteOptions): Promise<{ r
       });
       return { resumedFrom };
     } catch (err) {
+      // A source the write never read (its partial file refused) is dropped: paused and unread, a
+      // registry's GET would hold its connection open with no deadline.
+      opened?.destroy();
       if (err instanceof IntegrityError) await rm(opts.partialPath, { force: true }).catch(() => undefined);
       if (opts.signal?.aborted) throw err;
       if (!isRetryable(err)) {

@@ -163,6 +163,30 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect(bad.state.received).toBeLessThan(blob.length);
   });
 
+  it('fails the body at the chunk a tap refuses: that chunk and what follows never reach the reader', async () => {
+    const body = pattern(512 * 1024);
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.subarray(i, i + 16 * 1024));
+      res.end();
+    });
+    const res = await client().request({ url: `${server.url}/blob`, stream });
+    let seen = 0;
+    const refused = new IntegrityError('past its size');
+    const tappedBody = tapped(res.body, {
+      chunk(c) {
+        seen += c.length;
+        return seen > 100 * 1024 ? refused : undefined;
+      },
+    });
+    let read = 0;
+    const err = await (async () => {
+      for await (const c of tappedBody) read += (c as Buffer).length;
+    })().catch((e: unknown) => e);
+    expect(err).toBe(refused);
+    expect(read).toBeLessThanOrEqual(100 * 1024);
+  });
+
   it('says a body cut in the middle was cut, in a plain sentence, and the check never passes it', async () => {
     const cut = await serve(cutMidBody(256 * 1024));
     const res = await client().request({ url: `${cut.url}/blob`, stream, retry: false });
@@ -240,6 +264,104 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     expect(slow.state.received).toBe(size);
     expect(written).toBe(size);
   }, 20_000);
+
+  it('keeps a failure that comes before the body is read (a reset, a stall) for its reader, never an unheard error', async () => {
+    // A blob is opened, then its upload's POST (or a token fetch) goes out before the body is
+    // read: the source dropping the connection meanwhile must reach the reader, not crash the run.
+    const reset = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('x'.repeat(1000), () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    const res = await client().request({ url: `${reset.url}/blob`, stream, retry: false });
+    const body = res.body;
+    await new Promise((r) => setTimeout(r, 200));
+    const err = await textOf(body).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(
+      `GET ${reset.url}/blob failed: the connection was cut in the middle of the answer`,
+    );
+
+    const silent = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.flushHeaders();
+    });
+    const res2 = await client(100).request({ url: `${silent.url}/blob`, stream, retry: false });
+    const body2 = res2.body;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const err2 = await textOf(body2).catch((e: unknown) => e);
+    expect(err2).toBeInstanceOf(NetworkError);
+    expect((err2 as Error).message).toBe(`GET ${silent.url}/blob failed: the answer stalled`);
+  });
+
+  it('holds little of what arrives before its first read, and then hands it all over', async () => {
+    const size = 48 * 1024 * 1024;
+    const piece = pattern(1024 * 1024);
+    let written = 0;
+    const source = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(size) });
+      const more = () => {
+        while (written < size) {
+          written += piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const before = process.memoryUsage().arrayBuffers;
+    const res = await client().request({ url: `${source.url}/blob`, stream });
+    const body = res.body;
+    await new Promise((r) => setTimeout(r, 400));
+    // The kernel's buffers hold some; the process holds next to nothing (not the 48 MiB).
+    expect(written).toBeLessThan(size);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(8 * 1024 * 1024);
+    let n = 0;
+    for await (const c of body) n += (c as Buffer).length;
+    expect(n).toBe(size);
+  }, 20_000);
+
+  it('stops the source GET when the destination drops the upload mid-way', async () => {
+    let sourceClosed = false;
+    let written = 0;
+    const size = 64 * 1024 * 1024;
+    const source = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': String(size) });
+      const piece = pattern(64 * 1024);
+      const timer = setInterval(() => {
+        written += piece.length;
+        res.write(piece);
+      }, 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        sourceClosed = true;
+      });
+      req.on('error', () => undefined);
+    });
+    const dest = createServer((req) => {
+      let got = 0;
+      req.on('data', (c: Buffer) => {
+        got += c.length;
+        if (got > 256 * 1024) req.socket.destroy();
+      });
+    });
+    await new Promise<void>((r) => dest.listen(0, '127.0.0.1', () => r()));
+    servers.push(dest);
+    const http = client();
+    const res = await http.request({ url: `${source.url}/blob`, stream });
+    const err = await http
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${(dest.address() as AddressInfo).port}/upload`,
+        headers: { 'content-length': String(size) },
+        body: verify(res.body, sha(pattern(1)), size),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    const cutAt = written;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sourceClosed).toBe(true);
+    expect(written - cutAt).toBeLessThan(1024 * 1024);
+  });
 
   it('stops reading at once when the signal aborts mid-body', async () => {
     const server = await serve((_req, res) => {

@@ -181,9 +181,10 @@ const HELD_LIMIT = 256 * 1024;
  * concatenation). A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is
  * passed on before its reader asks (what arrives before is held, untapped, and the answer paused),
  * so a tap added until then sees every byte; any other takes no tap (a tap on it gets a Relay of
- * its own), and its answer is paused only when what it holds passes HELD_LIMIT. When a tap judges the end (a digest), the last chunk is held back until
- * it has: a body that fails its check never reaches its reader whole (an upload it feeds stays
- * short of its Content-Length, and is never complete).
+ * its own), and its answer is paused only when what it holds passes HELD_LIMIT. When a tap judges
+ * the end (a digest), the last chunk is held back until it has: a body that fails its check never
+ * reaches its reader whole (an upload it feeds stays short of its Content-Length, and is never
+ * complete).
  */
 class CollectedBody extends Readable implements Tappable {
   private sink: Sink | undefined;
@@ -199,6 +200,8 @@ class CollectedBody extends Readable implements Tappable {
   /** The chunk held back until the next one, or the end's verdict. */
   private last: Buffer | undefined;
   private mapError: (err: Error) => Error = (err) => err;
+  /** A failure before the first read (a reset, a stall), kept for the reader: nobody hears it yet. */
+  private pending: Error | undefined;
   started = false;
 
   constructor(
@@ -241,8 +244,12 @@ class CollectedBody extends Readable implements Tappable {
 
   /** A chunk on its way to the reader: through the taps, then pushed (or held back, see above). */
   private pass(chunk: Buffer): void {
+    if (this.destroyed) return;
     const taps = this.taps;
-    for (let i = 0; i < taps.length; i++) taps[i]?.chunk(chunk);
+    for (let i = 0; i < taps.length; i++) {
+      const err = taps[i]?.chunk(chunk);
+      if (err instanceof Error) return void this.destroy(err);
+    }
     let out: Buffer | undefined = chunk;
     if (this.judged) {
       out = this.last;
@@ -284,6 +291,7 @@ class CollectedBody extends Readable implements Tappable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
+    else if (!this.started) this.pending = err;
     else this.destroy(this.mapError(err));
   }
 
@@ -297,8 +305,15 @@ class CollectedBody extends Readable implements Tappable {
     if (!this.reading) {
       this.reading = true;
       this.started = true;
+      if (this.pending) {
+        // What arrived before is dropped with it: a body that failed is never passed on in part.
+        this.takeHeld();
+        this.destroy(this.mapError(this.pending));
+        return;
+      }
       const held = this.takeHeld();
       if (held) for (const chunk of held) this.pass(chunk);
+      if (this.destroyed) return;
       if (this.state === 'ended') {
         this.finishRead();
         return;

@@ -81,7 +81,12 @@ export class EngineDestination implements ImageDestination {
   async putBlob(d: Descriptor, feed: BlobFeed, progress: TransferProgress): Promise<BlobAction> {
     progress.begin(d.digest, d.size);
     const { body } = await feed.open(0);
-    await this.write(tarHeader(entryName(d.digest), d.size));
+    // An engine that stopped reading fails the header: the blob's read is dropped with it (paused
+    // and unread, a registry's GET would hold its connection open with no deadline).
+    await this.write(tarHeader(entryName(d.digest), d.size)).catch((err: unknown) => {
+      body.destroy();
+      throw err;
+    });
     const hash = createHash('sha256');
     let have = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {

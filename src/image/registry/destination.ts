@@ -183,8 +183,15 @@ function verified(body: Readable, d: Descriptor): Readable {
   let n = 0;
   return tapped(body, {
     chunk(chunk) {
-      hash.update(chunk);
       n += chunk.length;
+      // Past its size, no later byte can make it right: failed here, before the upload has it all
+      // (else the upload's own length check fails first, as a broken connection, and is retried).
+      if (n > d.size)
+        return new IntegrityError(
+          `blob ${d.digest} from the source is larger than the ${d.size} bytes its descriptor says`,
+        );
+      hash.update(chunk);
+      return undefined;
     },
     end() {
       const actual = `sha256:${hash.digest('hex')}`;

@@ -154,17 +154,18 @@ export async function pushBlob(
   if (size > monolithicMax) await save(location, offset);
   let failures = 0;
   for (;;) {
+    let body: Readable | undefined;
     try {
       if (offset === 0 && size <= monolithicMax) {
         const first = early;
         early = undefined;
-        const body = metered(await (first ?? open(0, size)), (n) => uc.progress.update(digest, n));
+        body = metered(await (first ?? open(0, size)), (n) => uc.progress.update(digest, n));
         await client.completeUpload(repo, location, digest, { data: body, length: size });
       } else {
         while (offset < size) {
           const len = chunkLength(size - offset, chunkSize);
           const base = offset;
-          const body = metered(await open(offset, offset + len), (n) => uc.progress.update(digest, base + n));
+          body = metered(await open(offset, offset + len), (n) => uc.progress.update(digest, base + n));
           const next = await client.patchUpload(repo, location, body, offset, len);
           location = next.location;
           entry.location = location;
@@ -175,6 +176,9 @@ export async function pushBlob(
       }
       break;
     } catch (err) {
+      // A source read the request never took (it failed before sending: a token it could not get)
+      // is dropped: paused, unread, it would hold its connection open with no deadline.
+      body?.destroy();
       if (uc.signal.aborted) throw err;
       // A lost answer to the final PUT (and a repeated PUT then refused as an unknown upload):
       // the registry may have the blob already.
