@@ -47,6 +47,11 @@ export interface AuditEmulatorOptions {
   perHour?: number;
   /** Milliseconds added before every answer. */
   latencyMs?: number;
+  /**
+   * Text appended to every cursor (and required back, byte for byte): an opaque cursor with
+   * characters a query must encode (`+`, `/`, `=`, `&`, `%`, spaces, non-ASCII).
+   */
+  cursorSuffix?: string;
 }
 
 export interface AuditEmulator {
@@ -251,8 +256,12 @@ export async function startAuditEmulator(options: AuditEmulatorOptions = {}): Pr
     const token = q.get('page_token');
     let cursor: Cursor | undefined;
     if (token !== null && token !== '') {
+      const suffix = options.cursorSuffix ?? '';
+      if (!token.endsWith(suffix)) return error(res, 400, 'invalid page_token');
       try {
-        cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Cursor;
+        cursor = JSON.parse(
+          Buffer.from(token.slice(0, token.length - suffix.length), 'base64url').toString('utf8'),
+        ) as Cursor;
       } catch {
         return error(res, 400, 'invalid page_token');
       }
@@ -301,7 +310,10 @@ export async function startAuditEmulator(options: AuditEmulatorOptions = {}): Pr
       }
       matches.push(e);
     }
-    const next = more ? Buffer.from(JSON.stringify({ offset: i, key, from, to })).toString('base64url') : '';
+    const next = more
+      ? Buffer.from(JSON.stringify({ offset: i, key, from, to })).toString('base64url') +
+        (options.cursorSuffix ?? '')
+      : '';
     send(res, 200, { events: matches, next_page_token: next });
   }
 
