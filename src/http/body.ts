@@ -200,6 +200,9 @@ export class Relay extends Readable implements Tappable {
       if (this.started) this.destroy(mapError(err));
       else this.pending = mapError(err);
     });
+    // A source that failed before the relay was made has said so already, to nobody.
+    if (source.errored) this.pending = mapError(source.errored);
+    else if (source.destroyed && !source.readableEnded) this.pending = mapError(prematureClose());
   }
 
   /**

@@ -266,4 +266,91 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     expect(err).toBeInstanceOf(Error);
     expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
   });
+
+  it('keeps the deadline of a body read after another ended: an earlier one than the last, a later one than the last', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      if (req.url === '/whole') return void res.end('x'.repeat(100000));
+      const drip = setInterval(() => res.write('x'), 10);
+      res.on('close', () => clearInterval(drip));
+    });
+    // deadlines of ten gaps: 0.4 s and 1.2 s
+    const soon = client(40).http;
+    const later = client(120).http;
+    const timed = async (http: typeof soon) => {
+      const res = await http.request({ url: `${server.url}/drip`, collect, retry: false });
+      const started = performance.now();
+      const err = await res.bytes(200_000).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return { err, at: performance.now() - started };
+    };
+    // a later deadline ended, then an earlier one: it ends at its own, not the other's
+    await (await later.request({ url: `${server.url}/whole`, collect })).bytes(200_000);
+    const early = await timed(soon);
+    expect(early.err).toBeInstanceOf(NetworkError);
+    expect(early.at).toBeGreaterThanOrEqual(350);
+    expect(early.at).toBeLessThan(1_000);
+    // an earlier deadline ended, then a later one: it is not ended at the other's
+    await (await soon.request({ url: `${server.url}/whole`, collect })).bytes(200_000);
+    const late = await timed(later);
+    expect(late.err).toBeInstanceOf(NetworkError);
+    expect(late.at).toBeGreaterThanOrEqual(1_150);
+    expect(late.at).toBeLessThan(3_000);
+  });
+
+  it('ends a body at once when its signal aborts while what came before its reader waits, with the reason', async () => {
+    const server = await serve((_req, res) => {
+      // a part of the body, then nothing: it waits for a reader, and the answer never ends
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('x'.repeat(1000));
+    });
+    const ac = new AbortController();
+    const { http } = client();
+    const res = await http.request({ url: server.url, collect, signal: ac.signal, retry: false });
+    await new Promise((r) => setTimeout(r, 100));
+    ac.abort(new Error('interrupted'));
+    const started = performance.now();
+    const err = await res.bytes(200_000).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // the next read, under another signal, is whole
+    const again = await http.request({ url: `${server.url}`, collect, signal: new AbortController().signal });
+    expect(again.status).toBe(200);
+    await again.body.destroy?.();
+  });
+
+  it('fails a body cut before its reader came as a network failure, not an uncaught error', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('x'.repeat(1000));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const { http } = client();
+    const res = await http.request({ url: server.url, collect, retry: false });
+    // the connection is cut while nobody reads the body
+    await new Promise((r) => setTimeout(r, 200));
+    const err = await res.bytes(200_000).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(NetworkError);
+    // read as a stream, none of it is passed on, and the failure is the reader's
+    const streamed = await http.request({ url: server.url, collect, retry: false });
+    await new Promise((r) => setTimeout(r, 200));
+    const parts: Buffer[] = [];
+    const streamErr = await (async () => {
+      for await (const part of streamed.body) parts.push(part as Buffer);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(streamErr).toBeInstanceOf(Error);
+    expect(Buffer.concat(parts).length).toBeLessThan(100000);
+  });
 });

@@ -291,7 +291,8 @@ class CollectedBody extends Readable implements Tappable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
-    else if (!this.started) this.pending = err;
+    // Nobody reads it yet (nor listens for its error): the failure waits for whoever comes.
+    else if (!this.reading) this.pending = err;
     else this.destroy(this.mapError(err));
   }
 
@@ -415,7 +416,8 @@ class CollectedBody extends Readable implements Tappable {
           if (settled) return;
         }
       if (this.state === 'ended') return finish(undefined);
-      if (this.state === 'failed' || this.destroyed) return finish(this.errored ?? prematureClose());
+      if (this.state === 'failed' || this.destroyed)
+        return finish(this.errored ?? this.pending ?? prematureClose());
       this.sink = sink;
       if (this.controller.paused) this.controller.resume();
     });
