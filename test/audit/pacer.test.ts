@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Pacer, paceFromEnv } from '../../src/audit/pacer.js';
 import { fixedClock } from '../support/run-cli.js';
@@ -37,6 +38,43 @@ describe('Pacer', () => {
     for (let i = 0; i < 3; i++) await p.take();
     expect(clock.now()).toBe(150_000);
     expect(waits).toHaveLength(2);
+  });
+  it('never sends more than its share in any 60 s or any hour, whatever the gaps between requests, and says so before each wait', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.integer({ min: 0, max: 90_000 }), { minLength: 1, maxLength: 120 }),
+        async (perMinute, extraHour, gaps) => {
+          const perHour = perMinute + extraHour;
+          const clock = fixedClock(0);
+          let said = 0;
+          const p = new Pacer(clock, { perMinute, perHour }, (ms) => {
+            expect(ms).toBeGreaterThan(0);
+            expect(ms).toBeLessThanOrEqual(3_600_000);
+            said++;
+          });
+          const sent: number[] = [];
+          let waited = 0;
+          for (const gap of gaps) {
+            clock.advance(gap);
+            const before = clock.now();
+            await p.take();
+            if (clock.now() > before) waited++;
+            sent.push(clock.now());
+          }
+          // every window ending at a request (a window holding most requests ends at one)
+          for (let i = 0; i < sent.length; i++) {
+            const inMinute = sent.filter((t) => t > sent[i]! - 60_000 && t <= sent[i]!).length;
+            const inHour = sent.filter((t) => t > sent[i]! - 3_600_000 && t <= sent[i]!).length;
+            expect(inMinute).toBeLessThanOrEqual(perMinute);
+            expect(inHour).toBeLessThanOrEqual(perHour);
+          }
+          expect(said).toBeGreaterThanOrEqual(waited);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
   it('reads HUBCTL_AUDIT_MAX_RPM', () => {
     expect(paceFromEnv(undefined)).toBeUndefined();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { UnexpectedAnswerError } from '../../src/errors.js';
-import { credentialApplies, isLoopbackHost, isSecureOrigin, tokenRealmUrl } from '../../src/http/origin.js';
+import { UnexpectedAnswerError, UsageError } from '../../src/errors.js';
+import {
+  assertSecureCredentialOrigin,
+  credentialApplies,
+  isLoopbackHost,
+  isSecureOrigin,
+  tokenRealmUrl,
+} from '../../src/http/origin.js';
 
 describe('origins', () => {
   it.each([
@@ -29,6 +35,40 @@ describe('origins', () => {
     ]) {
       expect(credentialApplies(cred, new URL(other))).toBe(false);
     }
+  });
+});
+
+describe('a credential origin found secure (remembered across requests)', () => {
+  it('is remembered for that origin only: the same host over plain HTTP, or another port or host, is judged afresh', () => {
+    const auth = { authorization: 'Bearer hub_oat_x' };
+    for (let i = 0; i < 3; i++)
+      assertSecureCredentialOrigin({ origin: 'https://audit.example.com', ...auth });
+    expect(() => assertSecureCredentialOrigin({ origin: 'http://audit.example.com', ...auth })).toThrow(
+      UsageError,
+    );
+    expect(() => assertSecureCredentialOrigin({ origin: 'http://audit.example.com:443', ...auth })).toThrow(
+      UsageError,
+    );
+    assertSecureCredentialOrigin({ origin: 'http://127.0.0.1:8080', ...auth });
+    expect(() => assertSecureCredentialOrigin({ origin: 'http://127.0.0.1.example.com', ...auth })).toThrow(
+      UsageError,
+    );
+    // many secure origins, then a plain one: still refused
+    for (let i = 0; i < 100; i++)
+      assertSecureCredentialOrigin({ origin: `https://h${i}.example.com`, ...auth });
+    expect(() => assertSecureCredentialOrigin({ origin: 'http://h1.example.com', ...auth })).toThrow(
+      UsageError,
+    );
+    // the credential stays at its origin on every request, whatever was remembered
+    expect(
+      credentialApplies(
+        { origin: 'https://audit.example.com', ...auth },
+        new URL('https://audit.example.com/v2'),
+      ),
+    ).toBe(true);
+    expect(
+      credentialApplies({ origin: 'https://audit.example.com', ...auth }, new URL('https://evil.example/v2')),
+    ).toBe(false);
   });
 });
 
