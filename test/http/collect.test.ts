@@ -73,6 +73,26 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     }
   });
 
+  it('refuses a body over its cap that came, whole or in part, before it was asked for', async () => {
+    const fast = await serve((_req, res) => {
+      // unannounced, and more than what waits for a reader before the request is paused
+      res.writeHead(200);
+      for (let i = 0; i < 64; i++) res.write('x'.repeat(16 * 1024));
+      res.end();
+    });
+    const small = await serve((_req, res) => {
+      res.writeHead(200);
+      res.end('x'.repeat(2048));
+    });
+    for (const server of [fast, small]) {
+      const res = await client().http.request({ url: server.url, collect, what: 'reading the audit log' });
+      await new Promise((r) => setTimeout(r, 100));
+      const err = await res.bytes(1024).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnexpectedAnswerError);
+      expect((err as Error).message).toMatch(/the answer is larger than 1 KiB$/);
+    }
+  });
+
   it('ends a body that stalls with a plain sentence, exit 7, and one that trickles at its deadline', async () => {
     const stalled = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100' });
