@@ -32,7 +32,7 @@ export interface PlaceDeps {
    * image sync, whose plan has read each manifest).
    */
   probeByMountMax?: number;
-  /** False: no HEAD before a registry source's blob GET (image sync; pull and copy keep it). */
+  /** False: no HEAD before a registry source's blob GET (image sync, and copy between registries; pull keeps it). */
   headBeforeGet?: boolean;
   note?: (line: string) => void;
   /** Lines for the user (stderr, not with --quiet or --json). */

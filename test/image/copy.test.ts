@@ -83,9 +83,10 @@ describeWithRegistry('image copy between registries', () => {
     expect(d.code).toBe(5);
   });
 
-  it('probes a small blob at the destination by its upload POST, not a HEAD; the source keeps its HEAD', async () => {
+  it('probes a small blob at the destination by its upload POST, not a HEAD; the source by its GET alone', async () => {
     // The manifest gives each blob's size: a blob up to 64 KiB is asked for at the destination by a
-    // mount from the repository itself. The source's HEAD before each GET stays (issue 5).
+    // mount from the repository itself. A copy streams each source GET into its upload, whose 404
+    // says a blob is missing as a HEAD would (the next test): no HEAD at either end.
     const small = await makeOciImage(join(w.tmp, 'small'), { tag: 's', layers: 1, layerSize: 4096 });
     expect((await w.run(['image', 'push', `oci:${small.dir}:s`, `${A}/src/small:s`], { env })).code).toBe(0);
     const fresh = w.withCredentialsFor([A, B]);
@@ -103,10 +104,41 @@ describeWithRegistry('image copy between registries', () => {
     }
     const sent = r.stderr.split('\n').filter((l) => /^\[debug\] > (GET|HEAD|POST|PUT|PATCH) http/.test(l));
     const heads = sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> HEAD'));
-    expect(heads).toHaveLength(2);
-    expect(heads.every((l) => l.includes(`http://${A}/v2/src/small/blobs/`))).toBe(true);
+    expect(heads).toEqual([]);
+    const gets = sent.filter((l) => l.includes('/blobs/sha256:') && l.includes('> GET'));
+    expect(gets).toHaveLength(2);
+    expect(gets.every((l) => l.includes(`http://${A}/v2/src/small/blobs/`))).toBe(true);
     expect(sent.filter((l) => l.includes('/blobs/uploads/?mount='))).toHaveLength(2);
     const d = await w.run(['image', 'digest', `${B}/dst/small:s`], { env });
     expect(d.stdout.trim()).toBe(small.top.digest);
+  });
+
+  it('a blob missing at the source fails the copy as not found (exit 5), naming it; nothing is tagged', async () => {
+    const holed = await makeOciImage(join(w.tmp, 'holed'), { tag: 'h', layers: 2, layerSize: 100 * 1024 });
+    expect((await w.run(['image', 'push', `oci:${holed.dir}:h`, `${A}/src/holed:h`], { env })).code).toBe(0);
+    // The registry's own DELETE of one layer from the repository (its link, and its cache entry).
+    const gone = holed.images[0]!.layers[1]!.digest;
+    const q = new URLSearchParams({
+      service: w.hub.registryAuth.service,
+      scope: 'repository:src/holed:delete',
+    });
+    const basic = Buffer.from('alice:alice-password').toString('base64');
+    const tok = await fetch(`${w.hub.registryAuth.realm}?${q}`, {
+      headers: { authorization: `Basic ${basic}` },
+    });
+    const { token } = (await tok.json()) as { token: string };
+    const del = await fetch(`http://${A}/v2/src/holed/blobs/${gone}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(del.status).toBe(202);
+    const r = await w.run(['image', 'copy', `${A}/src/holed:h`, `${B}/dst/holed:h`], { env });
+    expect(r.code).toBe(5);
+    // One sentence after the progress lines of the blobs that were there.
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => !/^pushed /.test(l))).toEqual([expect.stringContaining(gone)]);
+    expect(lines.at(-1)).toMatch(/not found|unknown|missing/i);
+    const d = await w.run(['image', 'digest', `${B}/dst/holed:h`], { env });
+    expect(d.code).toBe(5);
   });
 });

@@ -123,10 +123,15 @@ async function transferAndPrint(
 ): Promise<TransferResult> {
   // Between registries the manifests give every blob's size before its copy: as in image sync,
   // a blob up to 64 KiB is probed at the destination by the upload's own POST (a mount from the
-  // repository itself) instead of a HEAD before it. The source's HEAD before each blob's GET stays
-  // (issue 5: a missing blob told apart from a broken one). 16 requests → 14 for one layer.
-  if (req.src.transport === 'registry' && req.dst.transport === 'registry')
+  // repository itself) instead of a HEAD before it. And as in sync, the source's blobs are not
+  // HEADed before their GET: a copy streams each GET straight into the upload, and the GET's own
+  // 404 names a missing blob as the HEAD's did (a NotFoundError, exit 5), apart from a broken one.
+  // Issue 5's HEAD-then-GET is a pull's, which keeps it (a partial file is made only for a blob
+  // that is there). 16 requests → 12 for one layer.
+  if (req.src.transport === 'registry' && req.dst.transport === 'registry') {
     deps.probeByMountMax = PROBE_BY_MOUNT_MAX;
+    deps.headBeforeGet = false;
+  }
   const platforms = platformChoice(ctx, req.platform, req.allPlatforms);
   const source = await openSource(req.src, deps);
   const destination = await openDestination(req.dst, req.src, deps).catch(async (err) => {

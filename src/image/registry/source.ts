@@ -20,7 +20,7 @@ export class RegistrySource implements ImageSource {
     private readonly client: RegistryClient,
     readonly repository: ImageReference,
     private readonly known?: KnownBlobs,
-    /** A HEAD before each blob's first GET (pull, copy); sync reads its 404 from the GET instead. */
+    /** A HEAD before each blob's first GET (pull); sync and a copy between registries read its 404 from the GET. */
     private readonly headFirst = true,
   ) {
     this.name = formatReference(repository);
