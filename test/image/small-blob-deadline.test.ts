@@ -3,10 +3,12 @@
 // however it trickles; a config dripped fast enough to pass the blob body's minimum progress, yet
 // slower than that deadline, fails with one sentence (a NetworkError, exit 7). Real HTTP on 127.0.0.1.
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { RegistryClient } from '../../src/api/registry/client.js';
 import { exitCodeFor, IntegrityError, NetworkError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
+import { PlannedSource } from '../../src/image/planned-source.js';
 import { RegistrySource } from '../../src/image/registry/source.js';
 import { readSmallBlob } from '../../src/image/select.js';
 import { parseReference } from '../../src/ref/reference.js';
@@ -25,7 +27,7 @@ const d = {
   size: config.length,
 };
 
-async function sourceFor(send: (res: import('node:http').ServerResponse) => void, timeoutMs: number) {
+async function sourceFor(send: (res: ServerResponse) => void, timeoutMs: number) {
   const server = await startFakeServer();
   servers.push(server);
   server.handle((req, res) => {
@@ -41,11 +43,9 @@ async function sourceFor(send: (res: import('node:http').ServerResponse) => void
   return new RegistrySource(client, parseReference(`${server.host}/app:1`), undefined, false);
 }
 
-it('fails a config dripped slower than its deadline (ten gaps) in one sentence, exit 7', async () => {
-  // 600 bytes every 100 ms: above the blob body's minimum progress, never a gap of 200 ms, but
-  // 30 KB take 5 s, past the 2 s deadline.
-  const timers: NodeJS.Timeout[] = [];
-  const source = await sourceFor((res) => {
+/** 600 bytes every 100 ms: above the blob body's minimum progress, never a gap of 200 ms. */
+function dripConfig(timers: NodeJS.Timeout[]) {
+  return (res: ServerResponse) => {
     res.writeHead(200, { 'content-length': String(config.length) });
     let sent = 0;
     const t = setInterval(() => {
@@ -58,7 +58,13 @@ it('fails a config dripped slower than its deadline (ten gaps) in one sentence, 
       }
     }, 100);
     timers.push(t);
-  }, 200);
+  };
+}
+
+it('fails a config dripped slower than its deadline (ten gaps) in one sentence, exit 7', async () => {
+  // 30 KB take 5 s, past the 2 s deadline.
+  const timers: NodeJS.Timeout[] = [];
+  const source = await sourceFor(dripConfig(timers), 200);
   const t0 = Date.now();
   const err = await readSmallBlob(source, d).catch((e: unknown) => e);
   const took = Date.now() - t0;
@@ -85,4 +91,18 @@ it('reads a config that arrives in time, and refuses one that runs past its size
   const err = await readSmallBlob(long, d).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(IntegrityError);
   expect((err as Error).message).toBe(`${long.name}: the blob ${d.digest} does not match its digest`);
+});
+
+it("a sync plan's small blob, read whole to be kept, gets the same deadline", async () => {
+  const timers: NodeJS.Timeout[] = [];
+  const planned = new PlannedSource(await sourceFor(dripConfig(timers), 200), 1024 * 1024);
+  const t0 = Date.now();
+  const err = await planned.openBlob(d, 0).catch((e: unknown) => e);
+  for (const t of timers) clearInterval(t);
+  expect(err).toBeInstanceOf(NetworkError);
+  expect((err as Error).message).toBe(
+    `${planned.name}: the blob ${d.digest} (${d.size} bytes) took longer than 2 s to arrive`,
+  );
+  expect(Date.now() - t0).toBeLessThan(3_500);
+  expect(planned.kept).toBe(0);
 });
