@@ -3,6 +3,8 @@
 // arrive in every window of two gaps (2 s at least) while the reader waits; a reader that holds
 // the body back itself (a slow destination) is not a stall; a body nobody reads for a whole window
 // is dropped, its failure kept for whoever reads it later. Real HTTP on 127.0.0.1.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
@@ -90,6 +92,41 @@ describe('a blob body that must keep moving', () => {
     });
     expect(got).toBe(size);
   }, 15_000);
+
+  it('does not take an upload held back by a slow destination for a stall of its source', async () => {
+    const size = 32 * 1024 * 1024;
+    const source = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(size) });
+      res.end(Buffer.alloc(size, 0x64));
+    });
+    // Reads nothing for 5 s (two and a half of the source's windows), then all of it.
+    let received = 0;
+    const destination = createServer((req, res) => {
+      setTimeout(() => {
+        req.on('data', (c: Buffer) => {
+          received += c.length;
+        });
+        req.on('end', () => res.writeHead(201).end());
+      }, 5_000);
+    });
+    await new Promise<void>((r) => destination.listen(0, '127.0.0.1', () => r()));
+    try {
+      const http = client(1_000);
+      const res = await http.request({ url: `${source.url}/blob`, stream: true, retry: false });
+      const put = await http.request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${(destination.address() as AddressInfo).port}/upload`,
+        headers: { 'content-length': String(size) },
+        body: res.body,
+        timeoutMs: 20_000,
+      });
+      expect(put.status).toBe(201);
+      expect(received).toBe(size);
+    } finally {
+      destination.closeAllConnections();
+      await new Promise((r) => destination.close(r));
+    }
+  }, 20_000);
 
   it('drops a body nobody reads for a whole window: its connection closes, its reader later hears why', async () => {
     let closed = false;
