@@ -113,7 +113,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
   }
 
   async function page(params: Record<string, string>): Promise<AuditPage> {
-    return readPage(parseBody(await fetchPage(params)));
+    return readPage(parseBody(await fetchPage(String(new URLSearchParams(params)))));
   }
 
   function parseBody(body: Buffer): unknown {
@@ -127,8 +127,8 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
   }
 
   /** A page's body (a 200), after the pacer, with the retries the organization's limits call for. */
-  async function fetchPage(params: Record<string, string>): Promise<Buffer> {
-    const url = `${base}?${new URLSearchParams(params)}`;
+  async function fetchPage(query: string): Promise<Buffer> {
+    const url = `${base}?${query}`;
     for (let attempt = 0; ; attempt++) {
       await o.pacer.take(o.signal);
       let res: Awaited<ReturnType<HttpClient['request']>>;
@@ -179,8 +179,8 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
    * A page as NDJSON lines of the events' own text: read straight from the body when the scanner
    * vouches for it (src/audit/page-scan.ts), else parsed, checked and serialized again.
    */
-  async function linesPage(params: Record<string, string>): Promise<Read<LinePage>> {
-    const body = await fetchPage(params);
+  async function linesPage(query: string): Promise<Read<LinePage>> {
+    const body = await fetchPage(query);
     const scanned = scanAuditPage(body, MAX_PAGE_EVENTS);
     if (scanned) return { page: { text: body, spans: scanned.spans }, ...scanned };
     const { events, next } = readPage(parseBody(body));
@@ -194,8 +194,8 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     return { page: { text: Buffer.concat(parts, size), spans }, ...fieldsOf(events), next };
   }
 
-  async function pageRead(params: Record<string, string>): Promise<Read<AuditEventObject[]>> {
-    const { events, next } = await page(params);
+  async function pageRead(query: string): Promise<Read<AuditEventObject[]>> {
+    const { events, next } = readPage(parseBody(await fetchPage(query)));
     return { page: events, ...fieldsOf(events), next };
   }
 
@@ -203,10 +203,12 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
     query: AuditQuery,
     range: { from?: Window['from']; to?: Window['to'] },
     opts: ReadOptions,
-    read: (params: Record<string, string>) => Promise<Read<P>>,
+    read: (query: string) => Promise<Read<P>>,
   ): AsyncGenerator<{ page: P; fresh: number[] | undefined; count: number }> {
     const filters = filterParams(query.filters);
     const pageSize = String(Math.max(1, Math.min(opts.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE)));
+    // The query of every page after a window's first: the same filters, then its cursor.
+    const rest = String(new URLSearchParams({ ...filters, page_size: pageSize }));
     const dedupe = new EdgeDedupe();
     if (opts.seed) dedupe.seed(opts.seed.ms, opts.seed.ids);
     const memo: TimeMemo = { text: undefined, ms: Number.NaN };
@@ -220,7 +222,7 @@ export function createAuditClient(o: AuditClientOptions): AuditClient {
       for (let n = 0; ; n++) {
         const { page, next, fresh, count } = await keptOf(
           read,
-          token === '' ? first : { ...filters, page_size: pageSize, page_token: token },
+          token === '' ? String(new URLSearchParams(first)) : `${rest}&page_token=${formEncoded(token)}`,
           dedupe,
           memo,
         );
@@ -296,12 +298,12 @@ interface TimeMemo {
  * heap grew by ~30 MB).
  */
 async function keptOf<P>(
-  read: (params: Record<string, string>) => Promise<Read<P>>,
-  params: Record<string, string>,
+  read: (query: string) => Promise<Read<P>>,
+  query: string,
   dedupe: EdgeDedupe,
   memo: TimeMemo,
 ): Promise<{ page: P; next: string; fresh: number[] | undefined; count: number }> {
-  const answer = await read(params);
+  const answer = await read(query);
   const { ids, times } = answer;
   let fresh: number[] | undefined;
   for (let i = 0; i < ids.length; i++) {
@@ -358,6 +360,16 @@ function joinLines(
     out[off++] = 0x0a;
   }
   return out;
+}
+
+/**
+ * A value as URLSearchParams writes it (application/x-www-form-urlencoded): a cursor is nearly
+ * always of the characters it leaves as they are, and is then taken whole, without building a
+ * URLSearchParams for each page.
+ */
+export function formEncoded(value: string): string {
+  if (/^[\w.*-]*$/.test(value)) return value;
+  return String(new URLSearchParams({ v: value })).slice(2);
 }
 
 /** Retry-After (seconds or a date), else the body's `retry_after_seconds`. */

@@ -43,12 +43,12 @@ export class Pacer {
     if (this.sent.length >= this.limits.perHour) {
       wait = this.sent[this.sent.length - this.limits.perHour]! + 3_600_000 - now;
     }
-    // The minute's requests are the newest ones.
-    let inMinute = 0;
-    for (let i = this.sent.length - 1; i >= 0 && this.sent[i]! > now - 60_000; i--) inMinute++;
-    if (inMinute >= this.limits.perMinute) {
-      const oldest = this.sent[this.sent.length - this.limits.perMinute]!;
-      wait = Math.max(wait, oldest + 60_000 - now);
+    // The minute's requests are the newest ones, so the minute is full when the perMinute-th
+    // newest is in it (one look, not a count of the minute's requests at every request).
+    const n = this.limits.perMinute;
+    if (this.sent.length >= n) {
+      const oldest = this.sent[this.sent.length - n]!;
+      if (oldest > now - 60_000) wait = Math.max(wait, oldest + 60_000 - now);
     }
     return wait;
   }

@@ -37,13 +37,21 @@ export function originOf(url: string | URL): string | undefined {
  * a `--plain-http` registry): the secret would cross the network in the clear. Nothing was sent.
  */
 export function assertSecureCredentialOrigin(credential: BoundCredential): void {
+  // Checked once per origin (a pure function of its text): a long read sends thousands of requests.
+  if (secureOrigins.has(credential.origin)) return;
   const url = new URL(credential.origin);
-  if (isSecureOrigin(url)) return;
+  if (isSecureOrigin(url)) {
+    if (secureOrigins.size < 64) secureOrigins.add(credential.origin);
+    return;
+  }
   throw new UsageError(
     `refusing to send credentials to ${credential.origin} over plain HTTP (only loopback may use plain HTTP)`,
     { hint: 'Use an https:// address for this server.' },
   );
 }
+
+/** Credential origins found secure by assertSecureCredentialOrigin (a few: one per service). */
+const secureOrigins = new Set<string>();
 
 /** True when the credential may be attached to a request to `url`. */
 export function credentialApplies(credential: BoundCredential, url: URL): boolean {

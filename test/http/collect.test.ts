@@ -1,6 +1,7 @@
 // `collect: true` (the audit log's pages): a GET whose body is copied into one buffer as it arrives,
 // through undici's dispatch rather than request(). Real HTTP on 127.0.0.1; each case runs with and
 // without `collect`, which must behave alike: the same caps, deadlines, retries and sentences.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, UnexpectedAnswerError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
@@ -30,6 +31,29 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     const json = await serve(reply(200, { 'content-type': 'application/json' }, '{"events":[],"n":"é"}'));
     const res = await client().http.request({ url: json.url, collect });
     expect(await res.json()).toEqual({ events: [], n: 'é' });
+  });
+
+  it('reads whole a body that came before it was asked for, as bytes or as a stream, small or large', async () => {
+    const small = Buffer.from('{"events":[]}');
+    // larger than what waits for a reader before the request is paused
+    const large = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < large.length; i++) large[i] = (i * 13) % 251;
+    for (const body of [small, large]) {
+      const server = await serve(reply(200, { 'content-length': String(body.length) }, body as never));
+      const { http } = client();
+      const asBytes = await http.request({ url: server.url, collect });
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await asBytes.bytes(2 * 1024 * 1024)).equals(body)).toBe(true);
+      const asStream = await http.request({ url: server.url, collect });
+      await new Promise((r) => setTimeout(r, 100));
+      const parts: Buffer[] = [];
+      for await (const part of asStream.body) parts.push(part as Buffer);
+      expect(Buffer.concat(parts).equals(body)).toBe(true);
+      // and the connection is whole for the next request
+      expect((await (await http.request({ url: server.url, collect })).bytes(2 * 1024 * 1024)).length).toBe(
+        body.length,
+      );
+    }
   });
 
   it('refuses a body over its cap, announced or not: an unexpected answer, exit 7', async () => {
@@ -182,6 +206,63 @@ describe.each([true, false])('a GET read whole (collect: %s)', (collect) => {
     const read = res.bytes(1000).catch((e: unknown) => e);
     ac.abort(new Error('interrupted'));
     const err = await read;
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
+  });
+
+  it('keeps the deadline of each body read at once: the earlier ends first, the later later, a whole one never', async () => {
+    const stalled = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      if (req.url === '/whole') return void res.end('x'.repeat(100000));
+      // a byte every 10 ms: never a gap long enough to end it, never whole before its deadline
+      const drip = setInterval(() => res.write('x'), 10);
+      res.on('close', () => clearInterval(drip));
+    });
+    // deadlines of ten gaps: 0.4 s and 1.2 s
+    const soon = client(40).http;
+    const later = client(120).http;
+    const started = performance.now();
+    const ended = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ ok: true, at: performance.now() - started }),
+        (err: unknown) => ({ ok: false, err, at: performance.now() - started }),
+      );
+    const slow = ended(
+      (await later.request({ url: `${stalled.url}/b`, collect, retry: false })).bytes(200_000),
+    );
+    const fast = ended(
+      (await soon.request({ url: `${stalled.url}/a`, collect, retry: false })).bytes(200_000),
+    );
+    const whole = ended((await soon.request({ url: `${stalled.url}/whole`, collect })).bytes(200_000));
+    const [a, b, w] = await Promise.all([fast, slow, whole]);
+    expect(w.ok).toBe(true);
+    expect(a.ok).toBe(false);
+    expect(b.ok).toBe(false);
+    expect((a as { err: Error }).err).toBeInstanceOf(NetworkError);
+    expect((b as { err: Error }).err).toBeInstanceOf(NetworkError);
+    expect(a.at).toBeGreaterThanOrEqual(350);
+    expect(a.at).toBeLessThan(1_000);
+    expect(b.at).toBeGreaterThanOrEqual(1_150);
+  });
+
+  it('reads many pages under one signal, then stops the one waiting for its headers when it aborts', async () => {
+    let n = 0;
+    const server = await serve((_req, res) => {
+      // the first twenty are answered, the next never
+      if (++n <= 20) res.end(`page ${n}`);
+    });
+    const ac = new AbortController();
+    const { http } = client();
+    for (let i = 1; i <= 20; i++)
+      expect(await (await http.request({ url: server.url, collect, signal: ac.signal })).text()).toBe(
+        `page ${i}`,
+      );
+    // the signal does not gather a listener per request read
+    expect(getEventListeners(ac.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const pending = http.request({ url: server.url, collect, signal: ac.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    ac.abort(new Error('interrupted'));
+    const err = await pending;
     expect(err).toBeInstanceOf(Error);
     expect(String((err as Error).message)).toMatch(/interrupted|aborted/);
   });

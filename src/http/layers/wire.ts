@@ -80,8 +80,7 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
       if (body) body.cut(reason);
       else controller?.abort(reason);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const over = () => signal?.removeEventListener('abort', onAbort);
+    const over = signal ? whenAborted(signal, onAbort) : () => {};
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
@@ -95,7 +94,8 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
           c,
           Number.isFinite(length) ? length : undefined,
           over,
-          req.stream === true ? req.timeoutMs : undefined,
+          req.stream === true,
+          req.timeoutMs,
         );
         resolve({ status: statusCode, headers: flat, url: req.url, body });
       },
@@ -129,6 +129,38 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
   });
 }
 
+/** Per signal, what each request in flight does when it aborts (see whenAborted). */
+const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `onAbort` when `signal` aborts, until the returned function is called. One listener per
+ * signal, not one per request: the command's signal outlives thousands of page reads, and adding
+ * and removing a listener on node's EventTarget each time was a measurable part of one (with
+ * their TurboFan compiles).
+ */
+function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  let set = inFlight.get(signal);
+  if (set === undefined) {
+    const requests = new Set<() => void>();
+    signal.addEventListener(
+      'abort',
+      () => {
+        const now = [...requests];
+        requests.clear();
+        for (const cut of now) cut();
+      },
+      { once: true },
+    );
+    inFlight.set(signal, requests);
+    set = requests;
+  }
+  const requests = set;
+  requests.add(onAbort);
+  return () => {
+    requests.delete(onAbort);
+  };
+}
+
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
 }
@@ -142,6 +174,8 @@ interface Sink {
 
 /** dump(): a rest up to this is read and discarded, keeping the connection (as undici's); more drops it. */
 const DUMP_LIMIT = 128 * 1024;
+/** Bytes of a page held for a reader that has not come yet; past this the request is paused until it does. */
+const HELD_LIMIT = 256 * 1024;
 
 /**
  * A blob's body must keep moving: at least this many bytes in every window of PROGRESS_GAPS gaps
@@ -161,12 +195,16 @@ const MIN_WINDOW_MS = 2000;
  * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
  * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
  * other way (a blob, an error body, `dump()`), it is a plain Readable, paused when its buffer is
- * full. A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is passed on
- * before its reader asks (what arrives before is held, untapped, and the answer paused), so a tap
- * added until then sees every byte; any other passes chunks on as they arrive, and a tap on it
- * gets a Relay of its own. When a tap judges the end (a digest), the last chunk is held back until
- * it has: a body that fails its check never reaches its reader whole (an upload it feeds stays
- * short of its Content-Length, and is never complete).
+ * full. What arrives before the reader comes (the rest of the socket read that brought the
+ * headers) is held in a plain list until it does, not pushed into the Readable: pushed and read
+ * back out, a page's chunks cost more than the copy (its buffer list, 'readable' ticks, a
+ * concatenation). A blob's body (`stream`) takes taps as a Relay does (../body.ts): nothing is
+ * passed on before its reader asks (what arrives before is held, untapped, and the answer paused),
+ * so a tap added until then sees every byte; any other takes no tap (a tap on it gets a Relay of
+ * its own), and its answer is paused only when what it holds passes HELD_LIMIT. When a tap judges
+ * the end (a digest), the last chunk is held back until it has: a body that fails its check never
+ * reaches its reader whole (an upload it feeds stays short of its Content-Length, and is never
+ * complete).
  */
 class CollectedBody extends Readable implements Tappable {
   private sink: Sink | undefined;
@@ -174,8 +212,11 @@ class CollectedBody extends Readable implements Tappable {
   private readonly taps: Tap[] = [];
   /** Whether a tap judges the end: then the last chunk waits for its verdict. */
   private judged = false;
-  /** Chunks that arrived before the first read. */
+  /** Chunks that arrived before the first read (or collect()), and their bytes. */
   private held: Buffer[] | undefined;
+  private heldBytes = 0;
+  /** The Readable has been read: chunks are pushed to it as they arrive. */
+  private reading = false;
   /** The chunk held back until the next one, or the end's verdict. */
   private last: Buffer | undefined;
   private mapError: (err: Error) => Error = (err) => err;
@@ -193,15 +234,14 @@ class CollectedBody extends Readable implements Tappable {
     private readonly length: number | undefined,
     /** Called once when the answer is over (ended, failed or dropped). */
     private readonly over: () => void,
-    /**
-     * A blob's body (`stream`, with its gap timeout), which takes taps and must keep moving; any
-     * other is passed on as it arrives.
-     */
-    gapMs: number | undefined,
+    /** A blob's body (`stream`), which takes taps and must keep moving; any other takes none. */
+    private readonly streamed: boolean,
+    /** The request's gap timeout (undici's bodyTimeout), which sets a blob's progress window. */
+    gapMs: number,
   ) {
     super();
-    this.started = gapMs === undefined;
-    if (gapMs !== undefined) {
+    this.started = !streamed;
+    if (streamed) {
       const windowMs = Math.max(gapMs * PROGRESS_GAPS, MIN_WINDOW_MS);
       this.watcher = setInterval(() => this.watch(windowMs), windowMs);
       this.watcher.unref();
@@ -262,12 +302,15 @@ class CollectedBody extends Readable implements Tappable {
     if (this.state !== 'open') return;
     this.seen += chunk.length;
     if (this.sink) this.sink.data(chunk);
-    else if (this.started) this.pass(chunk);
+    else if (this.reading) this.pass(chunk);
     else {
       if (this.held) this.held.push(chunk);
       else this.held = [chunk];
-      this.slowed = true;
-      this.controller.pause();
+      this.heldBytes += chunk.length;
+      if (this.streamed || this.heldBytes > HELD_LIMIT) {
+        this.slowed = true;
+        this.controller.pause();
+      }
     }
   }
 
@@ -298,7 +341,7 @@ class CollectedBody extends Readable implements Tappable {
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.end();
-    else if (this.started) this.finishRead();
+    else if (this.reading) this.finishRead();
   }
 
   /** The end, once read to it: the taps' verdicts, then what was held back, then the end. */
@@ -321,6 +364,7 @@ class CollectedBody extends Readable implements Tappable {
     this.state = 'failed';
     this.unwatch();
     this.over();
+    this.takeHeld();
     const sink = this.sink;
     this.sink = undefined;
     if (sink) sink.fail(err);
@@ -335,16 +379,16 @@ class CollectedBody extends Readable implements Tappable {
   }
 
   override _read(): void {
-    if (!this.started) {
+    if (!this.reading) {
+      this.reading = true;
       this.started = true;
       if (this.pending) {
         // What arrived before is dropped with it: a body that failed is never passed on in part.
-        this.held = undefined;
+        this.takeHeld();
         this.destroy(this.mapError(this.pending));
         return;
       }
-      const held = this.held;
-      this.held = undefined;
+      const held = this.takeHeld();
       if (held) for (const chunk of held) this.pass(chunk);
       if (this.destroyed) return;
       if (this.state === 'ended') {
@@ -355,8 +399,17 @@ class CollectedBody extends Readable implements Tappable {
     if (this.controller.paused) this.controller.resume();
   }
 
+  /** What is held, taken out (and let go here). */
+  private takeHeld(): Buffer[] | undefined {
+    const held = this.held;
+    this.held = undefined;
+    this.heldBytes = 0;
+    return held;
+  }
+
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     this.unwatch();
+    this.takeHeld();
     if (this.state === 'open') {
       const reason = err ?? new Error('the answer was not read to its end');
       this.state = 'failed';
@@ -369,7 +422,11 @@ class CollectedBody extends Readable implements Tappable {
   }
 
   dump(): Promise<void> {
-    if (this.state !== 'open' || (this.length ?? 0) > DUMP_LIMIT || this.readableLength > DUMP_LIMIT) {
+    if (
+      this.state !== 'open' ||
+      (this.length ?? 0) > DUMP_LIMIT ||
+      this.readableLength + this.heldBytes > DUMP_LIMIT
+    ) {
       if (!this.readableEnded) this.destroy();
       return Promise.resolve();
     }
@@ -397,7 +454,7 @@ class CollectedBody extends Readable implements Tappable {
       const finish = (err: Error | undefined) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        onTime();
         if (err) reject(err);
         else resolve(total === buf.length ? buf : buf.subarray(0, total));
       };
@@ -418,20 +475,71 @@ class CollectedBody extends Readable implements Tappable {
         end: () => finish(undefined),
         fail: (err) => finish(err),
       };
-      const timer = setTimeout(() => {
+      const onTime = deadline(deadlineMs, () => {
         const err = new BodyTooSlowError(deadlineMs);
         finish(err);
         this.cut(err);
-      }, deadlineMs);
-      // What arrived before: held by the Readable, or the answer already over.
-      for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
-        sink.data(chunk);
-        if (settled) return;
-      }
+      });
+      // What arrived before: held (or in the Readable, if it was read), or the answer already over.
+      const held = this.takeHeld();
+      if (held)
+        for (const chunk of held) {
+          sink.data(chunk);
+          if (settled) return;
+        }
+      if (this.reading)
+        for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) {
+          sink.data(chunk);
+          if (settled) return;
+        }
       if (this.state === 'ended') return finish(undefined);
       if (this.state === 'failed' || this.destroyed) return finish(this.errored ?? prematureClose());
       this.sink = sink;
       if (this.controller.paused) this.controller.resume();
     });
   }
+}
+
+/** The bodies being collected, each with the moment (performance.now()) it must be whole by. */
+const deadlines = new Map<() => void, number>();
+/** One timer for all of them, for the earliest; unref'd while none is being collected. */
+let deadlineTimer: NodeJS.Timeout | undefined;
+let deadlineTimerAt = Number.POSITIVE_INFINITY;
+
+/**
+ * Calls `late` once `ms` have passed, unless the function returned is called first. A timer a
+ * body (a page) was set and cleared for each: node's timer list for that duration was made,
+ * scheduled and dropped again each time, ~1% of an export's CPU. One timer serves them all, set
+ * for the earliest deadline; it keeps the process alive only while a body is being collected.
+ */
+function deadline(ms: number, late: () => void): () => void {
+  const at = performance.now() + ms;
+  deadlines.set(late, at);
+  if (at < deadlineTimerAt) armDeadlines(at);
+  else if (deadlines.size === 1) deadlineTimer?.ref();
+  return () => {
+    if (deadlines.delete(late) && deadlines.size === 0) deadlineTimer?.unref();
+  };
+}
+
+function armDeadlines(at: number): void {
+  if (deadlineTimer !== undefined) clearTimeout(deadlineTimer);
+  deadlineTimerAt = at;
+  deadlineTimer = setTimeout(lateOnes, Math.max(1, Math.ceil(at - performance.now())));
+}
+
+function lateOnes(): void {
+  deadlineTimer = undefined;
+  deadlineTimerAt = Number.POSITIVE_INFINITY;
+  // A timer may fire a little before the moment it was set for (it counts whole milliseconds).
+  const now = performance.now() + 1;
+  let next = Number.POSITIVE_INFINITY;
+  const late: (() => void)[] = [];
+  for (const [call, at] of deadlines) {
+    if (at <= now) late.push(call);
+    else if (at < next) next = at;
+  }
+  for (const call of late) deadlines.delete(call);
+  if (next !== Number.POSITIVE_INFINITY) armDeadlines(next);
+  for (const call of late) call();
 }
