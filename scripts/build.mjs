@@ -9,6 +9,7 @@
 // one, measured in bench/startup.mjs's conditions); CommonJS modules load through require() and pay
 // nothing of it. Chunks still load on demand: an import() of a chunk becomes a require() inside a
 // promise, and so does an import() of a package (chalk, an ES module, loads only to colour).
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -137,6 +138,16 @@ const { topLevelHelp } = require(chunk('program-'));
 const { HELP_WIDTH, renderedHelp } = require(join(DIST, 'cli.js'));
 const help = renderedHelp(await topLevelHelp(HELP_WIDTH), await topLevelHelp(Number.MAX_SAFE_INTEGER));
 writeFileSync(join(DIST, 'help.json'), JSON.stringify(help));
+// The compile cache's directory names this build (src/compile-cache.ts's BUILD): a hash of every
+// chunk, as a packed file's name does not cover all it holds.
+const BUILD_PLACEHOLDER = 'hubctl-unbuilt-chunks';
+const chunksHash = createHash('sha256');
+for (const name of readdirSync(join(DIST, 'chunks')).sort())
+  chunksHash.update(`${name}\0${readFileSync(join(DIST, 'chunks', name), 'utf8')}\0`);
+const buildId = chunksHash.digest('hex').slice(0, 16);
+const holders = jsFiles(DIST).filter((f) => readFileSync(f, 'utf8').includes(BUILD_PLACEHOLDER));
+if (holders.length === 0) throw new Error(`no chunk holds ${BUILD_PLACEHOLDER} (src/compile-cache.ts)`);
+for (const f of holders) writeFileSync(f, readFileSync(f, 'utf8').replaceAll(BUILD_PLACEHOLDER, buildId));
 
 /**
  * Packs a chunk with every chunk it requires when it loads (not those it loads lazily) into its own

@@ -30,10 +30,18 @@ interface CjsModule {
   _compile(content: string, filename: string): unknown;
 }
 
-/** The cache's directory: per hubctl and node version, under XDG_CACHE_HOME or ~/.cache. */
+/**
+ * A hash of dist's chunks, written in by scripts/build.mjs. A chunk's name carries a hash of its own
+ * code, but a packed file holds chunks its name does not cover (the image group's holds the registry
+ * path's), and V8 checks a cache against its source's length only: a cache of another build's file
+ * of the same name and length was accepted, and ran that build's code.
+ */
+const BUILD = 'hubctl-unbuilt-chunks';
+
+/** The cache's directory: per hubctl version, build and node version, under XDG_CACHE_HOME or ~/.cache. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, nodeVersion: string): string {
   const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'hubctl', `v8-${VERSION}-node${nodeVersion}`);
+  return join(base, 'hubctl', `v8-${VERSION}-node${nodeVersion}-${BUILD}`);
 }
 
 /**

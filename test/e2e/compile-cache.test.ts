@@ -1,7 +1,15 @@
 // The V8 code cache of dist's chunks (src/compile-cache.ts): written atomically, mode 0600, per
 // version; a corrupt cache is ignored and rewritten, never an error. Needs a build.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -196,5 +204,49 @@ describe('compile cache', () => {
     } finally {
       await emu.close();
     }
+  });
+
+  it('is not used by another build, where a packed file keeps its name and length but not its code', () => {
+    // scripts/build.mjs packs into the image group's file chunks that its name (esbuild's hash of
+    // its own code) does not cover, and V8 checks a code cache against the source's length only: the
+    // first build's cache of that file, accepted, ran the first build's packed chunks (under their
+    // old names), and the second build's were read and compiled one by one, every run.
+    const root = new URL('../../', import.meta.url).pathname;
+    const repo = mkdtempSync(join(tmpdir(), 'hubctl-rebuild-'));
+    for (const d of ['src', 'scripts', 'bin']) cpSync(join(root, d), join(repo, d), { recursive: true });
+    cpSync(join(root, 'package.json'), join(repo, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
+    const build = () => {
+      const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const chunks = join(repo, 'dist', 'chunks');
+      const image = readdirSync(chunks).find((f) => f.startsWith('image-'))!;
+      return { image, size: statSync(join(chunks, image)).size };
+    };
+    // A corrupt configuration file: the image group's code (src/config/read.ts, packed into it)
+    // says so before any request.
+    const config = mkdtempSync(join(tmpdir(), 'hubctl-config-'));
+    writeFileSync(join(config, 'config.json'), 'not json');
+    const cache = mkdtempSync(join(tmpdir(), 'hubctl-cache-'));
+    const argv = [join(repo, 'bin', 'hubctl.js'), 'image', 'tags', '127.0.0.1:1/team/app'];
+    const env = { PATH: process.env.PATH, HOME: cache, XDG_CACHE_HOME: cache, HUBCTL_CONFIG_DIR: config };
+    const tags = () => spawnSync(process.execPath, argv, { encoding: 'utf8', env });
+    /** The chunks compiled from a file of their own, as their cache files say. */
+    const compiledAlone = () =>
+      readdirSync(join(cache, 'hubctl')).flatMap((d) =>
+        readdirSync(join(cache, 'hubctl', d)).filter((f) => /^(context|read)-/.test(f)),
+      );
+    const before = build();
+    expect(tags().stderr).toMatch(/^hubctl: cannot read the config file/);
+    expect(tags().stderr).toMatch(/^hubctl: cannot read the config file/);
+    const read = join(repo, 'src', 'config', 'read.ts');
+    writeFileSync(read, readFileSync(read, 'utf8').replace('cannot read the', 'cannot load the'));
+    expect(build()).toEqual(before);
+    for (let run = 0; run < 2; run++) {
+      const after = tags();
+      expect(after.status).toBe(2);
+      expect(after.stderr).toMatch(/^hubctl: cannot load the config file/);
+    }
+    expect(compiledAlone()).toEqual([]);
   });
 });

@@ -103,3 +103,18 @@ it('a request cancelled while it waits for the connection is never sent', async 
   await (await http.request({ url: `${origin}/blob` })).text();
   expect(received).toEqual(['GET /blob', 'GET /blob']);
 });
+
+it.each([
+  ['collected', { collect: true }],
+  ['streamed', { stream: true }],
+])('a %s GET cancelled while it waits for the connection is never sent, and fails', async (_, how) => {
+  const http = createHttpClient({ userAgent: 'test', clock: systemClock });
+  await (await http.request({ url: `${origin}/blob` })).text();
+  const controller = new AbortController();
+  const pending = http.request({ url: `${origin}/cancelled`, signal: controller.signal, ...how });
+  controller.abort(new Error('cancelled by the test'));
+  await expect(pending).rejects.toThrow();
+  await (await http.request({ url: `${origin}/blob`, ...how })).text();
+  // (Its connection is closed with it, as undici does with a request aborted as it is written.)
+  expect(received).toEqual(['GET /blob', 'GET /blob']);
+});

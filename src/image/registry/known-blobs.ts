@@ -17,11 +17,13 @@ export class KnownBlobs {
 
   private async read(): Promise<Record<string, string[]>> {
     if (this.cache) return this.cache;
+    let text: string | undefined;
     try {
-      this.cache = JSON.parse(await readFile(this.path, 'utf8')) as Record<string, string[]>;
+      text = await readFile(this.path, 'utf8');
     } catch {
-      this.cache = {};
+      // No file yet (or unreadable): nothing known, as on a first run.
     }
+    this.cache = text === undefined ? {} : parseKnownBlobs(text);
     return this.cache;
   }
 
@@ -118,4 +120,29 @@ export class BatchedKnownBlobs extends KnownBlobs {
     this.pending.clear();
     await this.inner.rememberAll(entries).catch(() => undefined);
   }
+}
+
+/**
+ * The state file's text as a map, keeping only well-formed entries: it is a hint (a mount to try),
+ * so a file that is not JSON, not an object, or holds an entry of another shape (a `null` left by a
+ * hand edit, a number) loses that much and no more, instead of failing the copy that reads it.
+ */
+const ENTRY_KEY = /^[^\s]{1,256} [a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{1,256}$/;
+
+export function parseKnownBlobs(text: string): Record<string, string[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const map: Record<string, string[]> = {};
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return map;
+  for (const [key, value] of Object.entries(parsed)) {
+    // `registry digest`, as add() writes it (which also keeps out `__proto__` and its kin).
+    if (!ENTRY_KEY.test(key) || !Array.isArray(value)) continue;
+    const repos = value.filter((r): r is string => typeof r === 'string' && r.length > 0 && r.length <= 256);
+    if (repos.length > 0) map[key] = repos.slice(0, 4);
+  }
+  return map;
 }
