@@ -27,6 +27,14 @@ export class BodyTooSlowError extends Error {
 }
 
 /**
+ * A body given up while it was still open: too slow on the whole (a drip), or never read. Its
+ * message is the plain reason; the HTTP layer names the request.
+ */
+export class BodyStalledError extends Error {
+  readonly code = 'UND_ERR_BODY_TIMEOUT';
+}
+
+/**
  * Reads at most `limit` bytes, within `deadlineMs` overall (gaps are undici's bodyTimeout). Over
  * the cap: BodyTooLargeError, or with `truncate` the first `limit` bytes; the rest is never read.
  *

@@ -2,6 +2,7 @@
 //   governance {error:{code,message}}, hub {message, errinfo, detail}, registry {errors:[{code,message,detail}]},
 //   audit {error: "…"}.
 import { ApiError } from '../errors.js';
+import { BodyStalledError } from './body.js';
 import { redactText } from './redact.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -116,7 +117,9 @@ export function describeNetworkError(err: unknown, reading = false): string {
     case 'EAI_AGAIN':
       return 'the host name could not be resolved';
     case 'UND_ERR_BODY_TIMEOUT':
-      return err instanceof Error && /longer than/.test(message) ? message : 'the answer stalled';
+      return err instanceof BodyStalledError || (err instanceof Error && /longer than/.test(message))
+        ? message
+        : 'the answer stalled';
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'ETIMEDOUT':

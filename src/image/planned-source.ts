@@ -4,6 +4,8 @@
 // past `maxBytes` nothing more is kept, and reads go to the source as before.
 
 import { Readable } from 'node:stream';
+import { NetworkError } from '../errors.js';
+import { BodyTooLargeError, BodyTooSlowError, readCapped } from '../http/body.js';
 import { sha256Digest } from '../oci/manifest.js';
 import type { Descriptor } from '../oci/media-types.js';
 import type { RepositoryName } from '../ref/reference.js';
@@ -70,24 +72,27 @@ export class PlannedSource implements ImageSource {
     if (had) return { body: Readable.from([had.subarray(start, end)]), start };
     if (start !== 0 || end !== undefined || d.size > PLANNED_BLOB_MAX || !this.fits(d.size))
       return this.inner.openBlob(d, start, end);
-    const chunks: Buffer[] = [];
-    let n = 0;
+    let bytes: Buffer;
     try {
       const read = await this.inner.openBlob(d, 0);
-      for await (const c of read.body) {
-        n += (c as Buffer).length;
-        if (n > d.size) break;
-        chunks.push(c as Buffer);
-      }
-      read.body.destroy();
+      // At most its size, within the deadline a network source gives a body read whole.
+      bytes = await readCapped(read.body, d.size, { deadlineMs: read.deadlineMs }).catch((err: unknown) => {
+        // Past its size: handed on empty, for the reader to refuse as short.
+        if (err instanceof BodyTooLargeError) return Buffer.alloc(0);
+        if (err instanceof BodyTooSlowError)
+          throw new NetworkError(
+            `${this.name}: the blob ${d.digest} (${d.size} bytes) took longer than ${err.ms / 1000} s to arrive`,
+            { cause: err },
+          );
+        throw err;
+      });
     } catch (err) {
       // A failed read keeps nothing, so it counts for nothing.
       this.kept -= d.size;
       throw err;
     }
-    const bytes = Buffer.concat(chunks);
     // Kept only when whole and right; otherwise handed on as read, for the reader to refuse.
-    if (n === d.size && sha256Digest(bytes) === d.digest) this.blobs.set(d.digest, bytes);
+    if (bytes.length === d.size && sha256Digest(bytes) === d.digest) this.blobs.set(d.digest, bytes);
     else this.kept -= d.size;
     return { body: Readable.from([bytes]), start: 0 };
   }

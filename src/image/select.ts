@@ -3,7 +3,8 @@
 // machine's) or, with `all`, the whole index tree. A single image names its platform only in its
 // config, which is read to check a platform the user named (and kept, so it is not read twice).
 
-import { IntegrityError, NotFoundError, ValidationError } from '../errors.js';
+import { IntegrityError, NetworkError, NotFoundError, ValidationError } from '../errors.js';
+import { BodyTooLargeError, BodyTooSlowError, readCapped } from '../http/body.js';
 import { sha256Digest } from '../oci/manifest.js';
 import type { Descriptor } from '../oci/media-types.js';
 import { checkSingleImagePlatform, isImageConfig, MAX_CONFIG, platformInConfig } from './image-config.js';
@@ -37,18 +38,22 @@ export interface Selection {
 export async function readSmallBlob(source: ImageSource, d: Descriptor): Promise<Buffer> {
   if (d.size > MAX_CONFIG)
     throw new ValidationError(`the blob ${d.digest} is too large to read (${d.size} bytes)`);
-  const { body } = await source.openBlob(d, 0);
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of body) {
-    n += (c as Buffer).length;
-    if (n > d.size) break;
-    chunks.push(c as Buffer);
+  const { body, deadlineMs } = await source.openBlob(d, 0);
+  const mismatch = () => new IntegrityError(`${source.name}: the blob ${d.digest} does not match its digest`);
+  let bytes: Buffer;
+  try {
+    // At most its size (a byte more cannot match), within the deadline a network source gives.
+    bytes = await readCapped(body, d.size, { deadlineMs });
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw mismatch();
+    if (err instanceof BodyTooSlowError)
+      throw new NetworkError(
+        `${source.name}: the blob ${d.digest} (${d.size} bytes) took longer than ${err.ms / 1000} s to arrive`,
+        { cause: err },
+      );
+    throw err;
   }
-  body.destroy();
-  const bytes = Buffer.concat(chunks);
-  if (bytes.length !== d.size || sha256Digest(bytes) !== d.digest)
-    throw new IntegrityError(`${source.name}: the blob ${d.digest} does not match its digest`);
+  if (bytes.length !== d.size || sha256Digest(bytes) !== d.digest) throw mismatch();
   return bytes;
 }
 

@@ -21,6 +21,11 @@ export interface BlobRead {
   body: Readable;
   /** Where the body starts: the offset asked for, or 0 when the place cannot seek. */
   start: number;
+  /**
+   * From a network source: within how long the body, read into memory whole (a config), must
+   * arrive in all (the HTTP layer's bound on any body it reads into memory). A local one needs none.
+   */
+  deadlineMs?: number;
 }
 
 /** Where an image is read from. */

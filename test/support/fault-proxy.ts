@@ -41,6 +41,8 @@ export type Fault =
   | { kind: 'stall-mid-body' }
   /** Forward, announce the full Content-Length, send half the body and close cleanly. */
   | { kind: 'truncate' }
+  /** Forward, send the headers and half the body, then one byte every `everyMs` (a drip). */
+  | { kind: 'drip-mid-body'; everyMs: number }
   /** Forward after `ms` (a distant server), unchanged. */
   | { kind: 'delay'; ms: number }
   /** Answer 200 with `bytes` of JSON-ish filler, announced (Content-Length) or chunked. */
@@ -181,6 +183,22 @@ function deliver(
       res.writeHead(status, headers);
       res.write(half, () => setTimeout(() => res.socket?.end(), 20));
       return;
+    case 'drip-mid-body': {
+      res.writeHead(status, headers);
+      res.write(half);
+      let at = half.length;
+      const timer = setInterval(() => {
+        if (at >= body.length || res.destroyed) {
+          clearInterval(timer);
+          if (!res.destroyed) res.end();
+          return;
+        }
+        res.write(body.subarray(at, at + 1));
+        at++;
+      }, fault.everyMs);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     default:
       res.writeHead(status, headers);
       res.end(body);

@@ -48,6 +48,8 @@ export interface BlobStream {
   start: number;
   /** Total blob size when the server said. */
   size?: number;
+  /** Within how long the body, read into memory whole (a config), must arrive in all. */
+  deadlineMs?: number;
 }
 
 export type StartedUpload = { mounted: true } | { mounted: false; location: string };
@@ -336,10 +338,20 @@ export class RegistryClient extends RegistryTransport {
         res.body.destroy();
         throw new NetworkError(`${what}: asked for bytes from ${start}, the registry sent from ${from}`);
       }
-      return { body: res.body, start, size: m && m[3] !== '*' ? Number(m[3]) : undefined };
+      return {
+        body: res.body,
+        start,
+        size: m && m[3] !== '*' ? Number(m[3]) : undefined,
+        deadlineMs: res.readDeadlineMs,
+      };
     }
     const len = Number(res.headers['content-length']);
-    return { body: res.body, start: 0, size: Number.isFinite(len) ? len : undefined };
+    return {
+      body: res.body,
+      start: 0,
+      size: Number.isFinite(len) ? len : undefined,
+      deadlineMs: res.readDeadlineMs,
+    };
   }
 
   /** A 404 as a NotFoundError with the registry's own words. */

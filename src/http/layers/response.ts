@@ -22,6 +22,8 @@ export interface HttpResponse {
   json<T = unknown>(limit?: number): Promise<T>;
   bytes(limit: number): Promise<Buffer>;
   dump(): Promise<void>;
+  /** Within how long a body read into memory must arrive in all (bytes(), text(), json()). */
+  readonly readDeadlineMs: number;
 }
 
 /** A body read into memory must arrive within this many gaps' time, however it trickles. */
@@ -52,6 +54,10 @@ class Response implements HttpResponse {
     this.status = current.status;
     this.headers = current.headers;
     this.firstUrl = current.url;
+  }
+
+  get readDeadlineMs(): number {
+    return this.req.timeoutMs * READ_DEADLINE_GAPS;
   }
 
   get url(): string {

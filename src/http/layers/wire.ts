@@ -11,6 +11,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
+  BodyStalledError,
   BodyTooLargeError,
   BodyTooSlowError,
   ignore,
@@ -89,7 +90,13 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
         if (statusCode < 200) return; // informational: the real answer follows
         const flat = flattenHeaders(headers as Record<string, string | string[] | undefined>);
         const length = Number(flat['content-length']);
-        body = new CollectedBody(c, Number.isFinite(length) ? length : undefined, over, req.stream === true);
+        body = new CollectedBody(
+          c,
+          Number.isFinite(length) ? length : undefined,
+          over,
+          req.stream === true,
+          req.timeoutMs,
+        );
         resolve({ status: statusCode, headers: flat, url: req.url, body });
       },
       onResponseData(_c, chunk) {
@@ -171,6 +178,19 @@ const DUMP_LIMIT = 128 * 1024;
 const HELD_LIMIT = 256 * 1024;
 
 /**
+ * A blob's body must keep moving: at least this many bytes in every window of PROGRESS_GAPS gaps
+ * (undici's bodyTimeout, `req.timeoutMs`, only bounds each gap: a byte every 29 s passes it) while
+ * its reader waits for them. 1 KiB in 60 s by default (HUBCTL_HTTP_TIMEOUT 30 s).
+ */
+export const PROGRESS_MIN_BYTES = 1024;
+export const PROGRESS_GAPS = 2;
+/**
+ * undici's gap timer ticks about once a second: a window shorter than this (a timeout under a
+ * second, in tests) would take a plain stall for a drip, or an unread body's stall for neglect.
+ */
+const MIN_WINDOW_MS = 2000;
+
+/**
  * A body as the handler hands it over. Read by `collect()`, each chunk is copied on arrival into
  * the page's one buffer (of the announced length, or grown by doubling up to the cap) and let go
  * at once: chunks held until the page's end lived through a scavenge and were promoted. Read any
@@ -203,17 +223,65 @@ class CollectedBody extends Readable implements Tappable {
   /** A failure before the first read (a reset, a stall), kept for the reader: nobody hears it yet. */
   private pending: Error | undefined;
   started = false;
+  /** A blob's body: bytes that arrived since the watch's last tick (see `watch`). */
+  private seen = 0;
+  /** Whether the reader held the body back (a full buffer) at any time since the last tick. */
+  private slowed = false;
+  private watcher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly controller: Dispatcher.DispatchController,
     private readonly length: number | undefined,
     /** Called once when the answer is over (ended, failed or dropped). */
     private readonly over: () => void,
-    /** A blob's body (`stream`), which takes taps; any other takes none. */
+    /** A blob's body (`stream`), which takes taps and must keep moving; any other takes none. */
     private readonly streamed: boolean,
+    /** The request's gap timeout (undici's bodyTimeout), which sets a blob's progress window. */
+    gapMs: number,
   ) {
     super();
     this.started = !streamed;
+    if (streamed) {
+      const windowMs = Math.max(gapMs * PROGRESS_GAPS, MIN_WINDOW_MS);
+      this.watcher = setInterval(() => this.watch(windowMs), windowMs);
+      this.watcher.unref();
+    }
+  }
+
+  /**
+   * Once a window, on one coarse timer (bytes are counted in `data`, nothing more per chunk):
+   * a body read but moving at less than PROGRESS_MIN_BYTES a window while its reader waits (a
+   * drip) fails; one its reader held back (a slow destination) is not judged for that window. A
+   * body never read for a whole window is dropped, its connection closed, the failure kept for
+   * whoever reads it later: an opener that neither reads nor destroys it does not hold a socket
+   * (and the process) open. A legitimate wait before the first read (an upload's POST on its way)
+   * is bounded by the request timeout, half the window.
+   */
+  private watch(windowMs: number): void {
+    if (this.state !== 'open' || this.sink) return;
+    if (!this.started) {
+      const err = new BodyStalledError(`the answer was not read for ${windowMs / 1000} s, and was dropped`);
+      this.fail(err);
+      this.controller.abort(err);
+      return;
+    }
+    const seen = this.seen;
+    this.seen = 0;
+    const heldBack = this.slowed || this.controller.paused;
+    this.slowed = this.controller.paused;
+    if (heldBack || seen >= PROGRESS_MIN_BYTES) return;
+    this.destroy(
+      this.mapError(
+        new BodyStalledError(
+          `less than ${PROGRESS_MIN_BYTES / 1024} KiB arrived in ${windowMs / 1000} s (the answer is too slow)`,
+        ),
+      ),
+    );
+  }
+
+  private unwatch(): void {
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = undefined;
   }
 
   /** Adds a tap; only to a blob's body not yet read (a tap added later would miss bytes). */
@@ -232,13 +300,17 @@ class CollectedBody extends Readable implements Tappable {
 
   data(chunk: Buffer): void {
     if (this.state !== 'open') return;
+    this.seen += chunk.length;
     if (this.sink) this.sink.data(chunk);
     else if (this.reading) this.pass(chunk);
     else {
       if (this.held) this.held.push(chunk);
       else this.held = [chunk];
       this.heldBytes += chunk.length;
-      if (this.streamed || this.heldBytes > HELD_LIMIT) this.controller.pause();
+      if (this.streamed || this.heldBytes > HELD_LIMIT) {
+        this.slowed = true;
+        this.controller.pause();
+      }
     }
   }
 
@@ -255,12 +327,16 @@ class CollectedBody extends Readable implements Tappable {
       out = this.last;
       this.last = chunk;
     }
-    if (out !== undefined && !this.push(out)) this.controller.pause();
+    if (out !== undefined && !this.push(out)) {
+      this.slowed = true;
+      this.controller.pause();
+    }
   }
 
   end(): void {
     if (this.state !== 'open') return;
     this.state = 'ended';
+    this.unwatch();
     this.over();
     const sink = this.sink;
     this.sink = undefined;
@@ -286,6 +362,7 @@ class CollectedBody extends Readable implements Tappable {
   fail(err: Error): void {
     if (this.state !== 'open') return;
     this.state = 'failed';
+    this.unwatch();
     this.over();
     this.takeHeld();
     const sink = this.sink;
@@ -332,6 +409,7 @@ class CollectedBody extends Readable implements Tappable {
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.unwatch();
     this.takeHeld();
     if (this.state === 'open') {
       const reason = err ?? new Error('the answer was not read to its end');
