@@ -168,6 +168,49 @@ export interface Tap {
 }
 
 /**
+ * The taps on one body, and the chunk held back for their verdict when one of them judges the end:
+ * what a Relay and a blob's dispatched body (layers/wire.ts) each pass their chunks through.
+ */
+export class Taps {
+  private readonly list: Tap[] = [];
+  /** Whether a tap judges the end: then the last chunk waits for its verdict. */
+  private judged = false;
+  private last: Buffer | undefined;
+
+  add(tap: Tap): void {
+    this.list.push(tap);
+    if (tap.end) this.judged = true;
+  }
+
+  /**
+   * `chunk`, seen by every tap: what to pass on now (the chunk before it when the end is judged,
+   * undefined when nothing is due yet), or the Error a tap refused it with.
+   */
+  through(chunk: Buffer): Buffer | Error | undefined {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const err = list[i]?.chunk(chunk);
+      if (err instanceof Error) return err;
+    }
+    if (!this.judged) return chunk;
+    const out = this.last;
+    this.last = chunk;
+    return out;
+  }
+
+  /** At the source's end: a tap's Error, else the chunk still held back (undefined for none). */
+  end(): Buffer | Error | undefined {
+    for (const t of this.list) {
+      const err = t.end?.();
+      if (err) return err;
+    }
+    const last = this.last;
+    this.last = undefined;
+    return last;
+  }
+}
+
+/**
  * A body passed on in one hop: a Readable over the source's public events (`data` pushed on, with
  * backpressure: pause when full, resume when read), whose taps see each chunk on its way (a hash, a
  * byte count) and may fail it at the end (a digest that does not match). Taps added to a relay
@@ -177,12 +220,9 @@ export interface Tap {
  * tap added before then sees every byte.
  */
 export class Relay extends Readable implements Tappable {
-  private readonly taps: Tap[] = [];
+  private readonly taps = new Taps();
   /** Whether the relay's reader has asked for bytes (the source is being read). */
   started = false;
-  /** Whether a tap judges the end: then the last chunk waits for its verdict (see `tap`). */
-  private judged = false;
-  private last: Buffer | undefined;
   private pending: Error | undefined;
 
   constructor(
@@ -191,15 +231,9 @@ export class Relay extends Readable implements Tappable {
   ) {
     super();
     source.once('end', () => {
-      for (const t of this.taps) {
-        const err = t.end?.();
-        if (err) {
-          this.destroy(err);
-          return;
-        }
-      }
-      if (this.last !== undefined) this.push(this.last);
-      this.last = undefined;
+      const last = this.taps.end();
+      if (last instanceof Error) return void this.destroy(last);
+      if (last !== undefined) this.push(last);
       this.push(null);
     });
     // A failure before the first read (a reset while an upload's POST is on its way) waits for
@@ -220,8 +254,7 @@ export class Relay extends Readable implements Tappable {
    */
   tap(tap: Tap): this {
     if (this.started) throw new Error('Relay.tap: the relay is already being read');
-    this.taps.push(tap);
-    if (tap.end) this.judged = true;
+    this.taps.add(tap);
     return this;
   }
 
@@ -234,15 +267,8 @@ export class Relay extends Readable implements Tappable {
       }
       const { taps, source } = this;
       source.on('data', (chunk: Buffer) => {
-        for (let i = 0; i < taps.length; i++) {
-          const err = taps[i]?.chunk(chunk);
-          if (err instanceof Error) return void this.destroy(err);
-        }
-        let out: Buffer | undefined = chunk;
-        if (this.judged) {
-          out = this.last;
-          this.last = chunk;
-        }
+        const out = taps.through(chunk);
+        if (out instanceof Error) return void this.destroy(out);
         if (out !== undefined && !this.push(out)) source.pause();
       });
     }

@@ -18,6 +18,7 @@ import {
   prematureClose,
   type Tap,
   type Tappable,
+  Taps,
 } from '../body.js';
 import type { DispatcherFor } from '../dispatcher.js';
 import type { Answer, AnswerBody, Outgoing, Send } from './exchange.js';
@@ -209,16 +210,12 @@ const MIN_WINDOW_MS = 2000;
 class CollectedBody extends Readable implements Tappable {
   private sink: Sink | undefined;
   private state: 'open' | 'ended' | 'failed' = 'open';
-  private readonly taps: Tap[] = [];
-  /** Whether a tap judges the end: then the last chunk waits for its verdict. */
-  private judged = false;
+  private readonly taps = new Taps();
   /** Chunks that arrived before the first read (or collect()), and their bytes. */
   private held: Buffer[] | undefined;
   private heldBytes = 0;
   /** The Readable has been read: chunks are pushed to it as they arrive. */
   private reading = false;
-  /** The chunk held back until the next one, or the end's verdict. */
-  private last: Buffer | undefined;
   private mapError: (err: Error) => Error = (err) => err;
   /** A failure before the first read (a reset, a stall), kept for the reader: nobody hears it yet. */
   private pending: Error | undefined;
@@ -287,8 +284,7 @@ class CollectedBody extends Readable implements Tappable {
   /** Adds a tap; only to a blob's body not yet read (a tap added later would miss bytes). */
   tap(tap: Tap): this {
     if (this.started || this.sink) throw new Error('CollectedBody.tap: the body is already being read');
-    this.taps.push(tap);
-    if (tap.end) this.judged = true;
+    this.taps.add(tap);
     return this;
   }
 
@@ -317,16 +313,8 @@ class CollectedBody extends Readable implements Tappable {
   /** A chunk on its way to the reader: through the taps, then pushed (or held back, see above). */
   private pass(chunk: Buffer): void {
     if (this.destroyed) return;
-    const taps = this.taps;
-    for (let i = 0; i < taps.length; i++) {
-      const err = taps[i]?.chunk(chunk);
-      if (err instanceof Error) return void this.destroy(err);
-    }
-    let out: Buffer | undefined = chunk;
-    if (this.judged) {
-      out = this.last;
-      this.last = chunk;
-    }
+    const out = this.taps.through(chunk);
+    if (out instanceof Error) return void this.destroy(out);
     if (out !== undefined && !this.push(out)) {
       this.slowed = true;
       this.controller.pause();
@@ -346,15 +334,8 @@ class CollectedBody extends Readable implements Tappable {
 
   /** The end, once read to it: the taps' verdicts, then what was held back, then the end. */
   private finishRead(): void {
-    for (const t of this.taps) {
-      const err = t.end?.();
-      if (err) {
-        this.destroy(err);
-        return;
-      }
-    }
-    const last = this.last;
-    this.last = undefined;
+    const last = this.taps.end();
+    if (last instanceof Error) return void this.destroy(last);
     if (last !== undefined) this.push(last);
     this.push(null);
   }
