@@ -4,12 +4,11 @@
 // past `maxBytes` nothing more is kept, and reads go to the source as before.
 
 import { Readable } from 'node:stream';
-import { NetworkError } from '../errors.js';
-import { BodyTooLargeError, BodyTooSlowError, readCapped } from '../http/body.js';
 import { sha256Digest } from '../oci/manifest.js';
 import type { Descriptor } from '../oci/media-types.js';
 import type { RepositoryName } from '../ref/reference.js';
 import type { ReferrerList } from './referrers.js';
+import { readBlobWhole } from './select.js';
 import type { BlobRead, ImageSource, StoredManifest } from './store.js';
 
 /** Blobs kept whole when read from their start: configs, small artifacts. */
@@ -74,18 +73,8 @@ export class PlannedSource implements ImageSource {
       return this.inner.openBlob(d, start, end);
     let bytes: Buffer;
     try {
-      const read = await this.inner.openBlob(d, 0);
-      // At most its size, within the deadline a network source gives a body read whole.
-      bytes = await readCapped(read.body, d.size, { deadlineMs: read.deadlineMs }).catch((err: unknown) => {
-        // Past its size: handed on empty, for the reader to refuse as short.
-        if (err instanceof BodyTooLargeError) return Buffer.alloc(0);
-        if (err instanceof BodyTooSlowError)
-          throw new NetworkError(
-            `${this.name}: the blob ${d.digest} (${d.size} bytes) took longer than ${err.ms / 1000} s to arrive`,
-            { cause: err },
-          );
-        throw err;
-      });
+      // Past its size: handed on empty, for the reader to refuse as short.
+      bytes = (await readBlobWhole(this.name, await this.inner.openBlob(d, 0), d)) ?? Buffer.alloc(0);
     } catch (err) {
       // A failed read keeps nothing, so it counts for nothing.
       this.kept -= d.size;

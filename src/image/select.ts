@@ -10,7 +10,7 @@ import type { Descriptor } from '../oci/media-types.js';
 import { checkSingleImagePlatform, isImageConfig, MAX_CONFIG, platformInConfig } from './image-config.js';
 import { findPlatform, manifestsBelow } from './manifest-tree.js';
 import { formatPlatform, noImageFor, type PlatformSpec, platformMatches } from './platform.js';
-import type { ImageSource, StoredManifest } from './store.js';
+import type { BlobRead, ImageSource, StoredManifest } from './store.js';
 
 export type PlatformChoice =
   /** One platform: named by the user (`explicit`), or this machine's by default. */
@@ -38,23 +38,33 @@ export interface Selection {
 export async function readSmallBlob(source: ImageSource, d: Descriptor): Promise<Buffer> {
   if (d.size > MAX_CONFIG)
     throw new ValidationError(`the blob ${d.digest} is too large to read (${d.size} bytes)`);
-  const { body, deadlineMs } = await source.openBlob(d, 0);
-  const mismatch = () => new IntegrityError(`${source.name}: the blob ${d.digest} does not match its digest`);
-  let bytes: Buffer;
+  const bytes = await readBlobWhole(source.name, await source.openBlob(d, 0), d);
+  if (bytes === undefined || bytes.length !== d.size || sha256Digest(bytes) !== d.digest)
+    throw new IntegrityError(`${source.name}: the blob ${d.digest} does not match its digest`);
+  return bytes;
+}
+
+/**
+ * A blob's body read into memory: at most its size (undefined past it: a byte more cannot match),
+ * within the deadline a network source gives (a NetworkError naming the blob past it). Not checked
+ * against its digest here.
+ */
+export async function readBlobWhole(
+  name: string,
+  read: BlobRead,
+  d: Descriptor,
+): Promise<Buffer | undefined> {
   try {
-    // At most its size (a byte more cannot match), within the deadline a network source gives.
-    bytes = await readCapped(body, d.size, { deadlineMs });
+    return await readCapped(read.body, d.size, { deadlineMs: read.deadlineMs });
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw mismatch();
+    if (err instanceof BodyTooLargeError) return undefined;
     if (err instanceof BodyTooSlowError)
       throw new NetworkError(
-        `${source.name}: the blob ${d.digest} (${d.size} bytes) took longer than ${err.ms / 1000} s to arrive`,
+        `${name}: the blob ${d.digest} (${d.size} bytes) took longer than ${err.ms / 1000} s to arrive`,
         { cause: err },
       );
     throw err;
   }
-  if (bytes.length !== d.size || sha256Digest(bytes) !== d.digest) throw mismatch();
-  return bytes;
 }
 
 /**
