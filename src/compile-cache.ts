@@ -70,8 +70,8 @@ export function useCompileCache(
   const flags: { undo: string | undefined; probe: Buffer | undefined }[] = [];
   /** The V8 flags set at run time so far, which name the cache files of later chunks. */
   let flagsSet = '';
+  // Once per flag: setV8Flag (src/v8-flags.ts), the one caller, sets each flag once.
   (globalThis as { [BEFORE_V8_FLAG]?: BeforeV8Flag })[BEFORE_V8_FLAG] = (flag, undo) => {
-    if (flagsSet.includes(flag)) return;
     for (const entry of fresh) entry.data ??= entry.script.createCachedData();
     // Only a chunk compiled before the flag needs it undone at exit (a warm run has none).
     flags.push({ undo, probe: fresh.length > 0 ? probeScript().createCachedData() : undefined });

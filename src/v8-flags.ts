@@ -5,6 +5,7 @@
 // it had every cache the command wrote at exit rejected on its next run, and written again. Small
 // on purpose: it loads nothing but node:v8.
 import { setFlagsFromString } from 'node:v8';
+import type { BeforeV8Flag } from './compile-cache.js';
 
 /** compile-cache.ts's BEFORE_V8_FLAG (the same registered symbol; importing it would load the cache's module). */
 const BEFORE_V8_FLAG = Symbol.for('hubctl.compileCache.beforeV8Flag');
@@ -18,6 +19,6 @@ const set = new Set<string>();
 export function setV8Flag(flag: string, undo?: string): void {
   if (set.has(flag)) return;
   set.add(flag);
-  (globalThis as { [BEFORE_V8_FLAG]?: (flag: string, undo?: string) => void })[BEFORE_V8_FLAG]?.(flag, undo);
+  (globalThis as { [BEFORE_V8_FLAG]?: BeforeV8Flag })[BEFORE_V8_FLAG]?.(flag, undo);
   setFlagsFromString(flag);
 }
