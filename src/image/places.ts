@@ -11,7 +11,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { formatReference, type ImageReference, parseReference } from '../ref/reference.js';
 import { formatPlace, type PlaceRef, tagOf } from '../ref/transport.js';
 import type { CompressedLayers } from './engine/compressed-layers.js';
-import type { KnownBlobs } from './registry/known-blobs.js';
+import type { BlobMemory } from './registry/known-blobs.js';
 import type { UploadStateStore } from './registry/upload-state.js';
 import type { ImageDestination, ImageSource } from './store.js';
 
@@ -21,7 +21,7 @@ export interface PlaceDeps {
   /** The container engine client, built by the context (docker-daemon: places). */
   engine?(): Promise<EngineClient>;
   signal: AbortSignal;
-  known?: KnownBlobs;
+  known?: BlobMemory;
   /** What earlier runs compressed engine layers to. */
   compressed?: CompressedLayers;
   uploads?: UploadStateStore;

@@ -11,7 +11,6 @@ import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platfo
 import { BatchedKnownBlobs, KnownBlobs } from '../../image/registry/known-blobs.js';
 import { UploadStateStore } from '../../image/registry/upload-state.js';
 import type { PlatformChoice } from '../../image/select.js';
-
 import { transfer } from '../../image/transfer.js';
 import type { TransferResult } from '../../image/types.js';
 import { createTransferProgress } from '../../output/progress.js';

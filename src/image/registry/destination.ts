@@ -20,7 +20,7 @@ import {
   withReferrer,
 } from '../referrers.js';
 import type { BlobFeed, ImageDestination, StoredManifest, StreamedBlob } from '../store.js';
-import type { KnownBlobs } from './known-blobs.js';
+import type { BlobMemory } from './known-blobs.js';
 import { streamBlob } from './streamed-upload.js';
 import { cancelOpenUploads, type OpenUpload, pushBlob } from './upload.js';
 import type { UploadStateStore } from './upload-state.js';
@@ -28,7 +28,7 @@ import type { UploadStateStore } from './upload-state.js';
 export interface RegistryDestinationOptions {
   signal: AbortSignal;
   uploads?: UploadStateStore;
-  known?: KnownBlobs;
+  known?: BlobMemory;
   monolithicMax?: number;
   chunkSize?: number;
   /** Blobs up to this size are probed by a mount POST instead of a HEAD (upload.ts). */

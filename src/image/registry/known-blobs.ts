@@ -6,11 +6,19 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { withLock } from '../../files/lock.js';
 
+/** Which repositories of a registry hold a blob: the file itself, or a run's batch over it. */
+export interface BlobMemory {
+  /** Another repository of `registry` known to hold `digest`. */
+  repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined>;
+  remember(registry: string, repository: string, digests: string[]): Promise<void>;
+  rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void>;
+}
+
 /**
  * Repositories of each registry that hubctl has seen holding a blob (pushed or pulled), so that a
  * later push to another repository of the same registry can mount it instead of uploading.
  */
-export class KnownBlobs {
+export class KnownBlobs implements BlobMemory {
   constructor(private readonly path: string) {}
 
   private cache?: Record<string, string[]>;
@@ -84,32 +92,30 @@ function add(
  * the file's lock) or of a copy (not once for its source and once for its destination): each write
  * is a lock, a read, an fsync and a rename.
  */
-export class BatchedKnownBlobs extends KnownBlobs {
+export class BatchedKnownBlobs implements BlobMemory {
   private readonly pending = new Map<
     string,
     { registry: string; repository: string; digests: Set<string> }
   >();
 
-  constructor(private readonly inner: KnownBlobs) {
-    super('');
-  }
+  constructor(private readonly inner: BlobMemory) {}
 
   /** What this run wrote counts too: a mapping can mount the blobs an earlier one sent. */
-  override repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
+  repositoryWith(registry: string, digest: string, except: string): Promise<string | undefined> {
     for (const e of this.pending.values())
       if (e.registry === registry && e.repository !== except && e.digests.has(digest))
         return Promise.resolve(e.repository);
     return this.inner.repositoryWith(registry, digest, except);
   }
 
-  override async remember(registry: string, repository: string, digests: string[]): Promise<void> {
+  async remember(registry: string, repository: string, digests: string[]): Promise<void> {
     const key = `${registry} ${repository}`;
     const entry = this.pending.get(key) ?? { registry, repository, digests: new Set<string>() };
     for (const d of digests) entry.digests.add(d);
     this.pending.set(key, entry);
   }
 
-  override async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
+  async rememberAll(entries: readonly KnownBlobsEntry[]): Promise<void> {
     for (const { registry, repository, digests } of entries)
       await this.remember(registry, repository, [...digests]);
   }
@@ -122,13 +128,14 @@ export class BatchedKnownBlobs extends KnownBlobs {
   }
 }
 
+/** A key of the file: `registry digest`, as add() writes it. */
+const ENTRY_KEY = /^[^\s]{1,256} [a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{1,256}$/;
+
 /**
  * The state file's text as a map, keeping only well-formed entries: it is a hint (a mount to try),
  * so a file that is not JSON, not an object, or holds an entry of another shape (a `null` left by a
  * hand edit, a number) loses that much and no more, instead of failing the copy that reads it.
  */
-const ENTRY_KEY = /^[^\s]{1,256} [a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{1,256}$/;
-
 export function parseKnownBlobs(text: string): Record<string, string[]> {
   let parsed: unknown;
   try {

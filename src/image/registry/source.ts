@@ -8,7 +8,7 @@ import type { Descriptor } from '../../oci/media-types.js';
 import { formatReference, type ImageReference, manifestReference } from '../../ref/reference.js';
 import { fallbackTag, ofArtifactType, type ReferrerList } from '../referrers.js';
 import type { BlobRead, ImageSource, StoredManifest } from '../store.js';
-import type { KnownBlobs } from './known-blobs.js';
+import type { BlobMemory } from './known-blobs.js';
 
 export class RegistrySource implements ImageSource {
   readonly name: string;
@@ -19,7 +19,7 @@ export class RegistrySource implements ImageSource {
   constructor(
     private readonly client: RegistryClient,
     readonly repository: ImageReference,
-    private readonly known?: KnownBlobs,
+    private readonly known?: BlobMemory,
     /** A HEAD before each blob's first GET (pull); sync and a copy between registries read its 404 from the GET. */
     private readonly headFirst = true,
   ) {

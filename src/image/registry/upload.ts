@@ -11,7 +11,7 @@ import { tapped } from '../../http/body.js';
 import type { BlobAction, TransferProgress } from '../../output/progress.js';
 import type { RepositoryName } from '../../ref/reference.js';
 import { asNetworkError } from '../verified-write.js';
-import type { KnownBlobs } from './known-blobs.js';
+import type { BlobMemory } from './known-blobs.js';
 import type { UploadStateStore } from './upload-state.js';
 
 export const DEFAULT_MONOLITHIC_MAX = 32 * 1024 * 1024;
@@ -34,7 +34,7 @@ export interface UploadContext {
   /** Uploads in flight, cancelled (DELETE) when the run is interrupted. */
   open: Set<OpenUpload>;
   uploads?: UploadStateStore;
-  known?: KnownBlobs;
+  known?: BlobMemory;
   /** A repository of the same registry that has the blobs (copy within one registry). */
   mountFrom?: string;
   monolithicMax?: number;
