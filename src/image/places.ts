@@ -54,6 +54,18 @@ export function placeName(place: PlaceRef): string {
  */
 export const PROBE_BY_MOUNT_MAX = 64 * 1024;
 
+/**
+ * A transfer from one registry to another that streams each blob from its manifest (image copy
+ * between registries, image sync): the manifest gives each blob's size, so a small one is probed at
+ * the destination by its upload's POST; and a source blob is not HEADed before its GET, whose own
+ * 404 names a missing blob (a NotFoundError, exit 5) as a HEAD's would. A pull keeps its HEAD
+ * (issue 5: a partial file is made only for a blob that is there).
+ */
+export const BETWEEN_REGISTRIES = {
+  probeByMountMax: PROBE_BY_MOUNT_MAX,
+  headBeforeGet: false,
+} as const satisfies Partial<PlaceDeps>;
+
 export async function openSource(place: PlaceRef, deps: PlaceDeps): Promise<ImageSource> {
   const name = placeName(place);
   switch (place.transport) {

@@ -14,7 +14,7 @@ import { Limiter, runPool } from '../pool.js';
 import { formatRepository, type ImageReference, type RepositoryName } from '../ref/reference.js';
 import type { PlaceRef } from '../ref/transport.js';
 import { BlobsOnce } from './blobs-once.js';
-import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from './places.js';
+import { BETWEEN_REGISTRIES, openDestination, openSource, type PlaceDeps } from './places.js';
 import { PlannedSource } from './planned-source.js';
 import { BatchedKnownBlobs } from './registry/known-blobs.js';
 import { type PlatformChoice, selectImages } from './select.js';
@@ -100,9 +100,6 @@ interface Planned {
    */
   source?: ImageSource;
 }
-
-/** Blobs up to this size are probed at the destination by a mount POST (places.ts). */
-export { PROBE_BY_MOUNT_MAX };
 
 /** Bytes of one tag's child manifests and configs the plan keeps for its copy (planned-source.ts). */
 const PLANNED_MEMORY = 1024 * 1024;
@@ -237,13 +234,7 @@ export async function sync(
     ...deps,
     once: new BlobsOnce(),
     // The plan has read each manifest: fewer requests per blob (places.ts).
-    places: {
-      ...deps.places,
-      probeByMountMax: PROBE_BY_MOUNT_MAX,
-      // A blob's 404 comes from its GET as well as from a HEAD.
-      headBeforeGet: false,
-      ...(known ? { known } : {}),
-    },
+    places: { ...deps.places, ...BETWEEN_REGISTRIES, ...(known ? { known } : {}) },
   };
   try {
     return await syncAll(mappings, batched, opts);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { CompressedLayers } from '../../image/engine/compressed-layers.js';
-import { openDestination, openSource, type PlaceDeps, PROBE_BY_MOUNT_MAX } from '../../image/places.js';
+import { BETWEEN_REGISTRIES, openDestination, openSource, type PlaceDeps } from '../../image/places.js';
 import { type PlatformSpec, parsePlatform, platformOf } from '../../image/platform.js';
 import { BatchedKnownBlobs, KnownBlobs } from '../../image/registry/known-blobs.js';
 import { UploadStateStore } from '../../image/registry/upload-state.js';
@@ -120,17 +120,9 @@ async function transferAndPrint(
   req: TransferRequest,
   deps: PlaceDeps,
 ): Promise<TransferResult> {
-  // Between registries the manifests give every blob's size before its copy: as in image sync,
-  // a blob up to 64 KiB is probed at the destination by the upload's own POST (a mount from the
-  // repository itself) instead of a HEAD before it. And as in sync, the source's blobs are not
-  // HEADed before their GET: a copy streams each GET straight into the upload, and the GET's own
-  // 404 names a missing blob as the HEAD's did (a NotFoundError, exit 5), apart from a broken one.
-  // Issue 5's HEAD-then-GET is a pull's, which keeps it (a partial file is made only for a blob
-  // that is there). 16 requests → 12 for one layer.
-  if (req.src.transport === 'registry' && req.dst.transport === 'registry') {
-    deps.probeByMountMax = PROBE_BY_MOUNT_MAX;
-    deps.headBeforeGet = false;
-  }
+  // Between registries, as in image sync (places.ts): 16 requests → 12 for a copy of one layer.
+  if (req.src.transport === 'registry' && req.dst.transport === 'registry')
+    Object.assign(deps, BETWEEN_REGISTRIES);
   const platforms = platformChoice(ctx, req.platform, req.allPlatforms);
   const source = await openSource(req.src, deps);
   const destination = await openDestination(req.dst, req.src, deps).catch(async (err) => {
