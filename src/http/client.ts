@@ -68,6 +68,11 @@ export interface HttpRequestOptions {
    * Deadlines, retries and every other answer behave as without it.
    */
   stream?: boolean;
+  /**
+   * How many bytes a streamed blob's answer will bring, when the caller knows (its descriptor): a
+   * blob from OWN_CONNECTION_MIN is moved on a connection of its own (layers/h1.ts).
+   */
+  expectedSize?: number;
 }
 
 export interface HttpClient {
@@ -162,6 +167,7 @@ function outgoing(opts: HttpRequestOptions, userAgent: string, defaultTimeoutMs:
     what: opts.what,
     collect: opts.collect,
     stream: opts.stream,
+    expectedSize: opts.expectedSize,
     attempts: { retried: 0 },
   };
 }

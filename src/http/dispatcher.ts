@@ -22,8 +22,16 @@ export interface DispatcherOptions {
   caFileFor?: (url: URL) => string | undefined;
 }
 
-/** Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. */
-export type DispatcherFor = (url: URL) => { dispatcher: Dispatcher; proxy?: string };
+/**
+ * Picks the dispatcher for a URL: direct, or through the proxy the environment names for it. A
+ * direct route also names the certificates its TLS trusts (`direct.ca`, undefined for node's own
+ * store), for the blob transport that opens its own connections (layers/h1.ts).
+ */
+export type DispatcherFor = (url: URL) => {
+  dispatcher: Dispatcher;
+  proxy?: string;
+  direct?: { ca?: string[] };
+};
 
 export function createDispatchers(options: DispatcherOptions): DispatcherFor {
   const proxies: ProxySettings = readProxySettings(options.env);
@@ -36,6 +44,7 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
   const viaProxy = new Map<string, Dispatcher>();
   /** One direct agent per origin-bound CA file: its CA is trusted for that origin alone. */
   const byCaFile = new Map<string, Dispatcher>();
+  const caOfFile = new Map<string, string[]>();
 
   return (url) => {
     const proxy = proxyFor(url, proxies);
@@ -45,15 +54,17 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
       let agent = byCaFile.get(own);
       if (!agent) {
         const base = tlsOptions()?.ca ?? [...rootCertificates, ...nodeExtraCerts(options.env)];
-        agent = reusingFreedConnections(new Agent({ connect: { ca: [...base, readCaFile(own)] } }));
+        const ca = [...base, readCaFile(own)];
+        agent = reusingFreedConnections(new Agent({ connect: { ca } }));
         byCaFile.set(own, agent);
+        caOfFile.set(own, ca);
       }
-      return { dispatcher: agent };
+      return { dispatcher: agent, direct: { ca: caOfFile.get(own) } };
     }
     if (!proxy) {
       keepParserOnBaseline();
       direct ??= reusingFreedConnections(new Agent(tlsOptions() ? { connect: tlsOptions() } : {}));
-      return { dispatcher: direct };
+      return { dispatcher: direct, direct: { ca: tlsOptions()?.ca } };
     }
     options.debug?.(`  via proxy ${proxy.origin}`);
     let agent = viaProxy.get(proxy.href);

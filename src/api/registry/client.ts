@@ -319,14 +319,18 @@ export class RegistryClient extends RegistryTransport {
     return Number.isFinite(size) ? size : -1;
   }
 
-  /** GET a blob, from `start` with a Range request when start > 0. The caller verifies the digest. */
-  async getBlob(repo: RepositoryName, digest: string, start = 0): Promise<BlobStream> {
+  /**
+   * GET a blob, from `start` with a Range request when start > 0 (`size`, when known, is the
+   * blob's whole size). The caller verifies the digest.
+   */
+  async getBlob(repo: RepositoryName, digest: string, start = 0, size?: number): Promise<BlobStream> {
     const what = `pulling blob ${digest} from ${repo.registry}/${repo.repository}`;
     const res = await this.send(repo, {
       url: `v2/${repo.repository}/blobs/${digest}`,
       actions: ['pull'],
       headers: start > 0 ? { range: `bytes=${start}-` } : {},
       stream: true,
+      ...(size !== undefined ? { expectedSize: size - start } : {}),
       what,
     });
     await this.throwIfMissing(res, what);

@@ -41,6 +41,8 @@ export interface SendOptions {
   ignoreAbort?: boolean;
   /** A GET whose body is streamed on (a blob): see HttpRequestOptions.stream. */
   stream?: boolean;
+  /** A streamed blob's size, when known: see HttpRequestOptions.expectedSize. */
+  expectedSize?: number;
 }
 
 export class RegistryTransport {
@@ -123,6 +125,7 @@ export class RegistryTransport {
       signal: opts.ignoreAbort ? undefined : this.signal,
       what: opts.what,
       ...(opts.stream ? { stream: true } : {}),
+      ...(opts.expectedSize !== undefined ? { expectedSize: opts.expectedSize } : {}),
     };
     if (opts.timeoutMs !== undefined) req.timeoutMs = opts.timeoutMs;
     return this.http.request(req);

@@ -35,6 +35,8 @@ export interface Outgoing {
   collect?: boolean;
   /** A GET whose body is streamed on (a blob), through undici's dispatch: see wire.ts. */
   stream?: boolean;
+  /** The size a streamed blob's answer will have, when known (see wire.ts). */
+  expectedSize?: number;
   attempts: Attempts;
 }
 

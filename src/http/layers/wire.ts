@@ -22,11 +22,36 @@ import {
 } from '../body.js';
 import type { DispatcherFor } from '../dispatcher.js';
 import type { Answer, AnswerBody, Outgoing, Send } from './exchange.js';
+import { exchangeOnce, isStreamBody, OWN_CONNECTION_MIN } from './h1.js';
+
+/** Where dispatchCollected sends its request: undici, or a connection of its own (h1.ts). */
+type Dispatch = (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => void;
 
 export function wire(route: DispatcherFor): Send {
   return async (req) => {
-    const { dispatcher, proxy } = route(req.url);
-    if ((req.collect || req.stream) && req.method === 'GET') return dispatchCollected(dispatcher, proxy, req);
+    const { dispatcher, proxy, direct } = route(req.url);
+    if (direct && ownConnection(req)) {
+      return dispatchCollected(
+        (_opts, handler) =>
+          exchangeOnce(
+            {
+              url: req.url,
+              method: req.method,
+              headers: req.headers,
+              body: req.body ?? undefined,
+              headersTimeout: req.timeoutMs,
+              bodyTimeout: req.timeoutMs,
+              ca: direct.ca,
+            },
+            handler,
+          ),
+        undefined,
+        req,
+      );
+    }
+    if ((req.collect || req.stream) && req.method === 'GET') {
+      return dispatchCollected((opts, handler) => dispatcher.dispatch(opts, handler), proxy, req);
+    }
     const res = await dispatcher
       .request({
         origin: req.url.origin,
@@ -55,6 +80,16 @@ export function wire(route: DispatcherFor): Send {
   };
 }
 
+/**
+ * A large blob's bytes, when no proxy stands between (h1.ts): its GET, or an upload streamed with
+ * its length. Smaller ones stay on undici's pooled connections: a connection of their own (a TLS
+ * handshake, on a real registry) would cost more than it saves.
+ */
+function ownConnection(req: Outgoing): boolean {
+  if (req.stream && req.method === 'GET') return (req.expectedSize ?? 0) >= OWN_CONNECTION_MIN;
+  return isStreamBody(req.body) && Number(req.headers['content-length'] ?? 0) >= OWN_CONNECTION_MIN;
+}
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
@@ -67,7 +102,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
  * One GET through `dispatcher.dispatch`, with the options `request()` above gets. It resolves at the
  * answer's headers, as `request()` does, and fails before them with the same undici errors.
  */
-function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing): Promise<Answer> {
+function dispatchCollected(dispatch: Dispatch, proxy: unknown, req: Outgoing): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const signal = req.signal;
     if (signal?.aborted) {
@@ -116,7 +151,7 @@ function dispatchCollected(dispatcher: Dispatcher, proxy: unknown, req: Outgoing
         reject(proxy ? Object.assign(err, { proxy }) : err);
       },
     };
-    dispatcher.dispatch(
+    dispatch(
       {
         origin: req.url.origin,
         path: `${req.url.pathname}${req.url.search}`,

@@ -44,7 +44,11 @@ export class RegistrySource implements ImageSource {
       (await this.client.headBlob(this.repository, d.digest)) === undefined
     )
       throw new NotFoundError(`blob ${d.digest} is missing from ${this.name}`);
-    const { body, start: from, deadlineMs } = await this.client.getBlob(this.repository, d.digest, start);
+    const {
+      body,
+      start: from,
+      deadlineMs,
+    } = await this.client.getBlob(this.repository, d.digest, start, d.size);
     this.read.add(d.digest);
     return { body, start: from, deadlineMs };
   }

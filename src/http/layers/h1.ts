@@ -1,0 +1,426 @@
+// A blob's bytes on the wire: one HTTP/1.1 exchange on a connection of its own, for the requests
+// that move a blob (a GET streamed on, an upload whose body is a stream of known length) when no
+// proxy stands between. wire.ts hands them here instead of to undici, through the same handler
+// (undici's DispatchHandler: the answer's start, each chunk, the end or the failure) and with the
+// same error codes, so every layer above reads the answer as it reads undici's.
+//
+// Why not undici: each 64 KiB read went through undici's parser (copied into its WebAssembly
+// memory and out) and its stream plumbing; here a read is one 'data' event, handed on as it came.
+// A copy between registries spent about a third less CPU (README, "Copy's CPU, fourth pass").
+// What undici offers beyond one exchange (pooling, pipelining, proxies, HTTP/2) a blob transfer
+// does not need: the connection is closed after the answer, as the request asks.
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+import type { Dispatcher } from 'undici';
+import { ignore } from '../body.js';
+import {
+  ChunkedDecoder,
+  type Framing,
+  framingOf,
+  parseResponseHead,
+  type ResponseHead,
+} from '../h1-parse.js';
+
+/**
+ * The smallest blob moved on a connection of its own. ~1 ms of CPU a MiB is saved; a new
+ * connection costs a TCP (and on a real registry a TLS) handshake, a few ms.
+ */
+export const OWN_CONNECTION_MIN = 4 * 1024 * 1024;
+
+/** undici's default for a connection to be made. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** What one exchange needs: dispatch()'s options, and the TLS trust for an https:// origin. */
+export interface H1Options {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | Readable | AsyncIterable<Uint8Array> | undefined;
+  /** For the answer's head, after the request is sent (undici's headersTimeout). */
+  headersTimeout: number;
+  /** For each gap in the answer's body, and in the request's while it is sent (bodyTimeout). */
+  bodyTimeout: number;
+  /** Certificates to trust instead of node's store (see dispatcher.ts); undefined: node's. */
+  ca?: string[];
+}
+
+/** A failure with the code undici gives the same failure, which the layers above read. */
+export class WireError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FIELD_VALUE = /^[\t !-~\x80-\xff]*$/;
+/** Fields this exchange writes itself. */
+const OWN_FIELDS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+]);
+
+/** Whether `body` is sent as a stream: it must then come with its length (see wire.ts). */
+export function isStreamBody(body: unknown): body is Readable | AsyncIterable<Uint8Array> {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !(body instanceof Uint8Array) &&
+    typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Sends one request on a new connection and feeds its answer to `handler`, as undici's dispatch
+ * does: onRequestStart at once, then onResponseStart, onResponseData, and onResponseEnd or
+ * onResponseError (exactly one of them, once).
+ */
+export function exchangeOnce(opts: H1Options, handler: Dispatcher.DispatchHandler): void {
+  new Exchange(opts, handler).start();
+}
+
+type Phase = 'connecting' | 'sending' | 'head' | 'body' | 'done';
+
+class Exchange implements Dispatcher.DispatchController {
+  private phase: Phase = 'connecting';
+  private socket: Socket | undefined;
+  private failure: Error | null = null;
+  private isPaused = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** The head's bytes so far (it may come in pieces). */
+  private headBuf: Buffer | undefined;
+  private framing: Framing = { kind: 'none' };
+  private left = 0;
+  private chunked: ChunkedDecoder | undefined;
+  /** Stops feeding the request's body (unhooks its listeners). */
+  private stopSending: (() => void) | undefined;
+  private bodyStream: Readable | undefined;
+
+  constructor(
+    private readonly opts: H1Options,
+    private readonly handler: Dispatcher.DispatchHandler,
+  ) {}
+
+  get aborted(): boolean {
+    return this.failure !== null;
+  }
+  get paused(): boolean {
+    return this.isPaused;
+  }
+  get reason(): Error | null {
+    return this.failure;
+  }
+
+  start(): void {
+    this.handler.onRequestStart?.(this, {});
+    if (this.phase === 'done') return;
+    let head: string;
+    let length: number | undefined;
+    try {
+      ({ head, length } = this.requestHead());
+    } catch (err) {
+      this.fail(err as Error);
+      return;
+    }
+    const { url, ca } = this.opts;
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const https = url.protocol === 'https:';
+    const port = Number(url.port) || (https ? 443 : 80);
+    const socket = https
+      ? tlsConnect({
+          host,
+          port,
+          // No server name for an address (RFC 6066); node then checks the certificate against it.
+          ...(isIP(host) ? {} : { servername: host }),
+          ...(ca ? { ca } : {}),
+          ALPNProtocols: ['http/1.1'],
+        })
+      : netConnect({ host, port });
+    this.socket = socket;
+    socket.setNoDelay(true);
+    this.arm(CONNECT_TIMEOUT_MS, () => new WireError('Connect Timeout Error', 'UND_ERR_CONNECT_TIMEOUT'));
+    socket.on('error', (err) => this.fail(err));
+    socket.on('close', () => this.closed());
+    socket.on('end', () => this.closed());
+    socket.on('data', (buf: Buffer) => this.received(buf));
+    socket.once(https ? 'secureConnect' : 'connect', () => {
+      if (this.phase !== 'connecting') return;
+      this.phase = 'sending';
+      socket.write(head);
+      this.send(length);
+    });
+  }
+
+  /** The request line and fields; the body's length, which a stream must declare. */
+  private requestHead(): { head: string; length: number | undefined } {
+    const { url, method, headers, body } = this.opts;
+    let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const [name, value] of Object.entries(headers)) {
+      if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
+        throw new Error(`invalid header field ${JSON.stringify(name)}`);
+      if (!OWN_FIELDS.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
+    }
+    let length: number | undefined;
+    if (isStreamBody(body)) {
+      const declared = headers['content-length'];
+      if (declared === undefined || !/^\d{1,15}$/.test(declared)) {
+        throw new Error('a streamed body needs its Content-Length');
+      }
+      length = Number(declared);
+    } else if (body !== undefined) {
+      length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    }
+    if (length !== undefined) head += `content-length: ${length}\r\n`;
+    return { head: `${head}connection: close\r\n\r\n`, length };
+  }
+
+  /** Writes the body (if any), then waits for the answer's head. */
+  private send(length: number | undefined): void {
+    const socket = this.socket as Socket;
+    const body = this.opts.body;
+    const sent = () => {
+      this.stopSending = undefined;
+      if (this.phase !== 'sending') return;
+      this.phase = 'head';
+      this.arm(
+        this.opts.headersTimeout,
+        () => new WireError('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT'),
+        true,
+      );
+    };
+    if (!isStreamBody(body)) {
+      if (body !== undefined && length) socket.write(body);
+      sent();
+      return;
+    }
+    // While the body is sent, a stalled socket (the server reads nothing) is a body timeout.
+    this.arm(
+      this.opts.bodyTimeout,
+      () => new WireError('the server stopped reading the request', 'UND_ERR_BODY_TIMEOUT'),
+    );
+    let count = 0;
+    const tooLong = () => new Error(`the request's body is longer than its Content-Length (${length})`);
+    if (typeof (body as Readable).on === 'function' && typeof (body as Readable).pause === 'function') {
+      const stream = body as Readable;
+      this.bodyStream = stream;
+      // As undici does: the body's failure is this request's (onError), and a failure this request
+      // ends it with (fail) is heard here, never an uncaught 'error' of a stream nobody else reads.
+      stream.on('error', ignore);
+      const onDrain = () => stream.resume();
+      const onData = (chunk: Buffer) => {
+        count += chunk.length;
+        if (count > (length as number)) return void this.fail(tooLong());
+        if (!socket.write(chunk)) {
+          stream.pause();
+          socket.once('drain', onDrain);
+        }
+      };
+      const onEnd = () => {
+        unhook();
+        if (count !== length)
+          this.fail(new Error(`the request's body ended at ${count} of its ${length} bytes`));
+        else sent();
+      };
+      const onError = (err: Error) => {
+        unhook();
+        this.fail(err);
+      };
+      const unhook = () => {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        stream.off('error', onError);
+        socket.off('drain', onDrain);
+      };
+      this.stopSending = unhook;
+      stream.on('data', onData);
+      stream.once('end', onEnd);
+      stream.once('error', onError);
+      return;
+    }
+    let stopped = false;
+    this.stopSending = () => {
+      stopped = true;
+    };
+    void (async () => {
+      try {
+        for await (const chunk of body) {
+          if (stopped) return;
+          count += chunk.length;
+          if (count > (length as number)) throw tooLong();
+          if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve));
+          if (stopped) return;
+        }
+        if (count !== length) throw new Error(`the request's body ended at ${count} of its ${length} bytes`);
+        sent();
+      } catch (err) {
+        this.fail(err as Error);
+      }
+    })();
+  }
+
+  private received(buf: Buffer): void {
+    if (this.phase === 'done') return;
+    if (this.phase === 'body') return void this.bodyData(buf);
+    // The head, which may come before the body is all sent (a server refusing it early).
+    let data = this.headBuf ? Buffer.concat([this.headBuf, buf]) : buf;
+    for (;;) {
+      let head: ResponseHead | undefined;
+      try {
+        head = parseResponseHead(data);
+      } catch (err) {
+        return void this.fail(err as Error);
+      }
+      if (head === undefined) {
+        this.headBuf = data;
+        return;
+      }
+      data = data.subarray(head.length);
+      this.headBuf = undefined;
+      if (head.status >= 100 && head.status < 200) {
+        if (head.status === 101) return void this.fail(new Error('the server switched protocols'));
+        continue; // 100 Continue and the like: the answer follows
+      }
+      this.respond(head);
+      if ((this.phase as Phase) === 'body' && data.length > 0) this.bodyData(data);
+      return;
+    }
+  }
+
+  private respond(head: ResponseHead): void {
+    try {
+      this.framing = framingOf(this.opts.method, head);
+    } catch (err) {
+      return void this.fail(err as Error);
+    }
+    // An answer before the whole body was sent ends the sending: the server will not read the rest.
+    if (this.stopSending) {
+      this.stopSending();
+      this.stopSending = undefined;
+      this.bodyStream?.destroy();
+    }
+    this.phase = 'body';
+    this.disarm();
+    if (this.framing.kind === 'length') this.left = this.framing.length;
+    if (this.framing.kind === 'chunked') {
+      this.chunked = new ChunkedDecoder((chunk) => this.handler.onResponseData?.(this, chunk));
+    }
+    this.handler.onResponseStart?.(this, head.status, head.headers, head.statusText);
+    if (this.phase !== 'body') return;
+    if (this.framing.kind === 'none' || (this.framing.kind === 'length' && this.left === 0))
+      return void this.finish();
+    this.watchBody();
+  }
+
+  private bodyData(buf: Buffer): void {
+    switch (this.framing.kind) {
+      case 'length': {
+        // Bytes past the announced length are not this answer's; the connection closes after it.
+        const chunk = buf.length > this.left ? buf.subarray(0, this.left) : buf;
+        this.left -= chunk.length;
+        if (chunk.length > 0) this.handler.onResponseData?.(this, chunk);
+        if (this.left === 0 && this.phase === 'body') this.finish();
+        return;
+      }
+      case 'chunked': {
+        let over: boolean;
+        try {
+          over = (this.chunked as ChunkedDecoder).push(buf);
+        } catch (err) {
+          return void this.fail(err as Error);
+        }
+        if (over && this.phase === 'body') this.finish();
+        return;
+      }
+      case 'close':
+        this.handler.onResponseData?.(this, buf);
+        return;
+      case 'none':
+        return;
+    }
+  }
+
+  /** The socket ended: the end of an answer framed by its close, else a cut. */
+  private closed(): void {
+    if (this.phase === 'done') return;
+    if (this.phase === 'body' && this.framing.kind === 'close') return void this.finish();
+    this.fail(new WireError('other side closed', 'UND_ERR_SOCKET'));
+  }
+
+  private finish(): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    this.disarm();
+    this.socket?.destroy();
+    this.handler.onResponseEnd?.(this, {});
+  }
+
+  private fail(err: Error): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    this.failure = err;
+    this.disarm();
+    this.stopSending?.();
+    this.stopSending = undefined;
+    // As undici does with a request body it could not send: the source is let go with the failure.
+    if (this.bodyStream && !this.bodyStream.destroyed && this.bodyStream.readableEnded !== true) {
+      this.bodyStream.destroy(err);
+    }
+    this.socket?.destroy();
+    this.handler.onResponseError?.(this, err);
+  }
+
+  abort(reason: Error): void {
+    this.fail(reason);
+  }
+
+  pause(): void {
+    if (this.isPaused || this.phase === 'done') return;
+    this.isPaused = true;
+    this.socket?.pause();
+    // A paused answer is the reader's choice, not a stall: its gaps are not timed meanwhile.
+    if (this.phase === 'body') this.disarm();
+  }
+
+  resume(): void {
+    if (!this.isPaused || this.phase === 'done') return;
+    this.isPaused = false;
+    this.socket?.resume();
+    if (this.phase === 'body') this.watchBody();
+  }
+
+  private watchBody(): void {
+    if (!this.isPaused)
+      this.arm(this.opts.bodyTimeout, () => new WireError('Body Timeout Error', 'UND_ERR_BODY_TIMEOUT'));
+  }
+
+  /**
+   * Fails with `timeout()` when the socket sees no traffic for `ms` (an idle timeout: each read or
+   * write starts it over), or with `fixed` when `ms` pass at all (the head's wait).
+   */
+  private arm(ms: number, timeout: () => Error, fixed = false): void {
+    this.disarm();
+    const socket = this.socket as Socket;
+    if (fixed) {
+      this.timer = setTimeout(() => this.fail(timeout()), ms);
+      return;
+    }
+    socket.setTimeout(ms, () => this.fail(timeout()));
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const socket = this.socket;
+    if (socket) {
+      socket.setTimeout(0);
+      socket.removeAllListeners('timeout');
+    }
+  }
+}
