@@ -254,7 +254,19 @@ class Exchange implements Dispatcher.DispatchController {
           if (stopped) return;
           count += chunk.length;
           if (count > (length as number)) throw tooLong();
-          if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve));
+          // A socket closed meanwhile (an early answer, a failure) never drains: the loop then
+          // returns, which returns the body's iterator (its finally runs), as undici's does.
+          if (!socket.write(chunk)) {
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                socket.off('drain', done);
+                socket.off('close', done);
+                resolve();
+              };
+              socket.once('drain', done);
+              socket.once('close', done);
+            });
+          }
           if (stopped) return;
         }
         if (count !== length) throw new Error(`the request's body ended at ${count} of its ${length} bytes`);
@@ -309,7 +321,10 @@ class Exchange implements Dispatcher.DispatchController {
     this.disarm();
     if (this.framing.kind === 'length') this.left = this.framing.length;
     if (this.framing.kind === 'chunked') {
-      this.chunked = new ChunkedDecoder((chunk) => this.handler.onResponseData?.(this, chunk));
+      // One read holds many chunks: after an abort (or a failure) in onResponseData, none goes on.
+      this.chunked = new ChunkedDecoder((chunk) => {
+        if (this.phase === 'body') this.handler.onResponseData?.(this, chunk);
+      });
     }
     this.handler.onResponseStart?.(this, head.status, head.headers, head.statusText);
     if (this.phase !== 'body') return;
