@@ -952,3 +952,113 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
     },
   );
 });
+
+describe('uploads of 4 MiB or more: the same story over h1 as over undici', () => {
+  /** undici's path for every request (a dispatcher given), or the real routes (h1 for large blobs). */
+  function client(path: 'undici' | 'h1', timeoutMs: number) {
+    const agent = new Agent();
+    agents.push(agent);
+    return createHttpClient({
+      userAgent: 't',
+      clock: recordingClock(),
+      timeoutMs,
+      retryBaseMs: 1,
+      random: () => 0,
+      ...(path === 'undici' ? { dispatcher: agent } : {}),
+    });
+  }
+  const size = 64 * 1024 * 1024;
+
+  it.each(['undici', 'h1'] as const)('%s: a destination that stops reading the upload', async (path) => {
+    const server = await raw((socket) => socket.pause());
+    const started = Date.now();
+    const err = await client(path, 400)
+      .request({
+        method: 'PUT',
+        url: `${server.url}/upload`,
+        headers: { 'content-length': String(size) },
+        body: generated(size),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(`PUT ${server.url}/upload failed: timed out`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it.each(['undici', 'h1'] as const)(
+    '%s: a source that stalls mid-copy is the source’s failure, not the destination’s',
+    async (path) => {
+      // The source sends 1 MiB of its 64 MiB and stalls; the destination reads all it is given.
+      const source = await raw((socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${size}\r\n\r\n`);
+        socket.write(Buffer.alloc(1024 * 1024, 0x63));
+      });
+      const dest = await http((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(201).end());
+        req.on('error', () => undefined);
+      });
+      const c = client(path, 500);
+      const res = await c.request({
+        url: `${source.url}/blob`,
+        stream: true,
+        retry: false,
+        ...(path === 'h1' ? { expectedSize: size } : {}),
+      });
+      const err = await c
+        .request({
+          method: 'PUT',
+          url: `${dest.url}/upload`,
+          headers: { 'content-length': String(size) },
+          body: res.body,
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect((err as Error).message).toMatch(new RegExp(`^GET ${source.url}/blob failed: `));
+    },
+  );
+});
+
+describe('uploads whose own body waits', () => {
+  it.each(['undici', 'h1'] as const)(
+    '%s: a body that waits on its source longer than the timeout is not the destination’s stall',
+    async (path) => {
+      const size = 8 * 1024 * 1024;
+      let received = 0;
+      const dest = await http((req, res) => {
+        req.on('data', (c: Buffer) => {
+          received += c.length;
+        });
+        req.on('end', () => res.writeHead(201).end());
+      });
+      // Half of it, a wait of 3 timeouts (its source is slow, the destination reads all it gets), the rest.
+      let step = 0;
+      const body = new Readable({
+        read() {
+          if (step === 0) this.push(Buffer.alloc(size / 2));
+          else if (step === 1) setTimeout(() => this.push(Buffer.alloc(size / 2)), 1_500);
+          else if (step === 2) this.push(null);
+          step++;
+        },
+      });
+      const agent = new Agent();
+      agents.push(agent);
+      const c = createHttpClient({
+        userAgent: 't',
+        clock: recordingClock(),
+        timeoutMs: 500,
+        retryBaseMs: 1,
+        random: () => 0,
+        ...(path === 'undici' ? { dispatcher: agent } : {}),
+      });
+      const res = await c.request({
+        method: 'PUT',
+        url: `${dest.url}/upload`,
+        headers: { 'content-length': String(size) },
+        body,
+      });
+      expect(res.status).toBe(201);
+      expect(received).toBe(size);
+    },
+  );
+});
