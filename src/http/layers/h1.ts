@@ -200,10 +200,14 @@ class Exchange implements Dispatcher.DispatchController {
       sent();
       return;
     }
-    // While the body is sent, a stalled socket (the server reads nothing) is a body timeout.
+    // While the body is sent, as undici times it: a quiet socket that needs draining (the server
+    // reads nothing) is a headers timeout; one waiting on the body's own source is that source's
+    // to time, not the server's stall.
     this.arm(
-      this.opts.bodyTimeout,
-      () => new WireError('the server stopped reading the request', 'UND_ERR_BODY_TIMEOUT'),
+      this.opts.headersTimeout,
+      () => new WireError('the server stopped reading the request', 'UND_ERR_HEADERS_TIMEOUT'),
+      false,
+      () => socket.writableNeedDrain,
     );
     let count = 0;
     const tooLong = () => new Error(`the request's body is longer than its Content-Length (${length})`);
@@ -417,16 +421,20 @@ class Exchange implements Dispatcher.DispatchController {
 
   /**
    * Fails with `timeout()` when the socket sees no traffic for `ms` (an idle timeout: each read or
-   * write starts it over), or with `fixed` when `ms` pass at all (the head's wait).
+   * write starts it over) and `stalled` (if given) says so, or with `fixed` when `ms` pass at all
+   * (the head's wait).
    */
-  private arm(ms: number, timeout: () => Error, fixed = false): void {
+  private arm(ms: number, timeout: () => Error, fixed = false, stalled?: () => boolean): void {
     this.disarm();
     const socket = this.socket as Socket;
     if (fixed) {
       this.timer = setTimeout(() => this.fail(timeout()), ms);
       return;
     }
-    socket.setTimeout(ms, () => this.fail(timeout()));
+    // Not stalled (see send): the socket's next read or write starts the wait over.
+    socket.setTimeout(ms, () => {
+      if (!stalled || stalled()) this.fail(timeout());
+    });
   }
 
   private disarm(): void {
