@@ -1062,3 +1062,80 @@ describe('uploads whose own body waits', () => {
     },
   );
 });
+
+describe('a blob of 4 MiB or more through the client: redirects and private CAs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hubctl-h1-client-tls-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const size = 5 * 1024 * 1024;
+  const blob = pattern(size, 13);
+
+  function client(more: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
+    return createHttpClient({
+      userAgent: 't',
+      clock: recordingClock(),
+      timeoutMs: 5_000,
+      retryBaseMs: 1,
+      random: () => 0,
+      ...more,
+    });
+  }
+
+  it('follows a blob GET’s redirect to storage elsewhere, on connections of its own', async () => {
+    const seen: string[] = [];
+    const storage = await http((req, res) => {
+      seen.push(`storage ${req.url} ${req.headers.connection}`);
+      res.writeHead(200, { 'content-length': String(size) });
+      res.end(blob);
+    });
+    const registry = await http((req, res) => {
+      seen.push(`registry ${req.url} ${req.headers.connection}`);
+      res.writeHead(307, { location: `${storage.url}/bucket/blob?sig=1`, 'content-length': '9' });
+      res.end('redirect!');
+    });
+    const res = await client().request({
+      url: `${registry.url}/v2/r/blobs/sha256:x`,
+      stream: true,
+      expectedSize: size,
+    });
+    const chunks: Buffer[] = [];
+    for await (const c of res.body) chunks.push(c as Buffer);
+    expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
+    expect(seen).toEqual(['registry /v2/r/blobs/sha256:x close', 'storage /bucket/blob?sig=1 close']);
+    await allClosed();
+  });
+
+  it('trusts --ca-file and a CA bound to the origin, and says so in a sentence without it', async () => {
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    makeEcCertificate(key, cert, { commonName: 'h1 client', days: 1, ipAddress: '127.0.0.1' });
+    const server = await listen(
+      createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+        res.writeHead(200, {
+          'content-length': String(size),
+          'x-connection': String(req.headers.connection),
+        });
+        res.end(blob);
+      }),
+      'https',
+    );
+    const url = `${server.url}/blob`;
+    for (const c of [
+      client({ caFile: cert }),
+      client({ caFileFor: (u) => (u.origin === server.url ? cert : undefined) }),
+    ]) {
+      const res = await c.request({ url, stream: true, expectedSize: size });
+      expect(res.headers['x-connection']).toBe('close');
+      const chunks: Buffer[] = [];
+      for await (const chunk of res.body) chunks.push(chunk as Buffer);
+      expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
+    }
+    const err = await client()
+      .request({ url, stream: true, expectedSize: size, retry: false })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(
+      `GET ${url} failed: the server certificate is not trusted (add its CA with --ca-file or NODE_EXTRA_CA_CERTS)`,
+    );
+    await allClosed();
+  });
+});
