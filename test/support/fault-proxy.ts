@@ -18,6 +18,8 @@ export interface Seen {
   /** Path and query. */
   path: string;
   authorization?: string;
+  /** The request's Connection field, if any (undici's say keep-alive; layers/h1.ts sends none). */
+  connection?: string;
   /** A fault answered this request. */
   faulted?: boolean;
   /** When the request arrived and when its answer ended (ms since the epoch): overlaps. */
@@ -77,6 +79,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const server = createServer((req, res) => {
     const record: Seen = { method: req.method ?? 'GET', path: req.url ?? '/', at: Date.now() };
     if (req.headers.authorization) record.authorization = req.headers.authorization;
+    if (req.headers.connection) record.connection = req.headers.connection;
     seen.push(record);
     res.on('close', () => {
       record.done = Date.now();
