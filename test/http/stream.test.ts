@@ -2,7 +2,8 @@
 // the parser and its reader, and takes the reader's taps (body.ts) itself. Real HTTP on 127.0.0.1;
 // each case runs with and without `stream` (a Relay over undici's body), which must behave alike:
 // every byte through the taps, the same plain sentences, deadlines and backpressure, and a body
-// that fails its check never reaching an upload whole.
+// that fails its check never reaching an upload whole. A third run announces the blob's size as 4 MiB
+// or more, so it moves on a connection of its own (layers/h1.ts), which must behave the same.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IntegrityError, NetworkError } from '../../src/errors.js';
 import { tapped } from '../../src/http/body.js';
 import { createHttpClient } from '../../src/http/client.js';
+import { OWN_CONNECTION_MIN } from '../../src/http/layers/h1.js';
 import { cutMidBody, serve, textOf } from './layers/loopback.js';
 import { recordingClock } from './mock.js';
 
@@ -93,7 +95,12 @@ afterEach(async () => {
   }
 });
 
-describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) => {
+// The third: a blob announced as 4 MiB or more, which goes on a connection of its own (layers/h1.ts).
+describe.each([
+  [true, undefined],
+  [false, undefined],
+  [true, OWN_CONNECTION_MIN],
+])('a blob read as a stream (stream: %s, expectedSize: %s)', (stream, expectedSize) => {
   it('hands every byte over, announced or chunked, to taps added after the whole body had arrived', async () => {
     const big = pattern(300 * 1024);
     const announced = await serve((_req, res) => {
@@ -106,7 +113,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.end();
     });
     for (const server of [announced, chunked]) {
-      const res = await client().request({ url: `${server.url}/blob`, stream });
+      const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize });
       // Everything is in by now; the taps still see it all, in order.
       await new Promise((r) => setTimeout(r, 50));
       let counted = 0;
@@ -135,7 +142,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     const http = client();
 
     const good = await sink();
-    const res = await http.request({ url: `${source.url}/blob`, stream });
+    const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const put = await http.request({
       method: 'PUT',
       url: `${good.url}/upload`,
@@ -148,7 +155,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     // The same bytes checked against another digest: the upload fails with the check's error, and
     // the destination never has the whole Content-Length (the last chunk waited for the verdict).
     const bad = await sink();
-    const res2 = await http.request({ url: `${source.url}/blob`, stream });
+    const res2 = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const err = await http
       .request({
         method: 'PUT',
@@ -170,7 +177,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.subarray(i, i + 16 * 1024));
       res.end();
     });
-    const res = await client().request({ url: `${server.url}/blob`, stream });
+    const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize });
     let seen = 0;
     const refused = new IntegrityError('past its size');
     const tappedBody = tapped(res.body, {
@@ -189,7 +196,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
 
   it('says a body cut in the middle was cut, in a plain sentence, and the check never passes it', async () => {
     const cut = await serve(cutMidBody(256 * 1024));
-    const res = await client().request({ url: `${cut.url}/blob`, stream, retry: false });
+    const res = await client().request({ url: `${cut.url}/blob`, stream, expectedSize, retry: false });
     const err = await textOf(verify(res.body, sha(pattern(1)), 256 * 1024)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).exitCode).toBe(7);
@@ -202,7 +209,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.writeHead(200, { 'content-length': '1000' });
       res.write('x'.repeat(400), () => res.socket?.end());
     });
-    const res2 = await client().request({ url: `${short.url}/blob`, stream, retry: false });
+    const res2 = await client().request({ url: `${short.url}/blob`, stream, expectedSize, retry: false });
     const err2 = await textOf(res2.body).catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(NetworkError);
     expect((err2 as Error).message).toMatch(/cut in the middle of the answer/);
@@ -213,7 +220,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       // 10 bytes announced, 20 sent: the 10 after them are no part of this answer.
       res.socket?.end('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n0123456789abcdefghij');
     });
-    const res = await client().request({ url: `${server.url}/blob`, stream, retry: false });
+    const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize, retry: false });
     const body = verify(res.body, sha(Buffer.from('0123456789')), 10);
     expect(await textOf(body)).toBe('0123456789');
   });
@@ -224,7 +231,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.write(pattern(64 * 1024));
     });
     const started = Date.now();
-    const res = await client(300).request({ url: `${stalled.url}/blob`, stream, retry: false });
+    const res = await client(300).request({ url: `${stalled.url}/blob`, stream, expectedSize, retry: false });
     const err = await textOf(res.body).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toBe(`GET ${stalled.url}/blob failed: the answer stalled`);
@@ -250,7 +257,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     });
     const slow = await sink({ held: true });
     const http = client();
-    const res = await http.request({ url: `${source.url}/blob`, stream });
+    const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const put = http.request({
       method: 'PUT',
       url: `${slow.url}/upload`,
@@ -272,7 +279,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.writeHead(200, { 'content-length': '100000' });
       res.write('x'.repeat(1000), () => setTimeout(() => res.socket?.destroy(), 20));
     });
-    const res = await client().request({ url: `${reset.url}/blob`, stream, retry: false });
+    const res = await client().request({ url: `${reset.url}/blob`, stream, expectedSize, retry: false });
     const body = res.body;
     await new Promise((r) => setTimeout(r, 200));
     const err = await textOf(body).catch((e: unknown) => e);
@@ -285,7 +292,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.writeHead(200, { 'content-length': '100000' });
       res.flushHeaders();
     });
-    const res2 = await client(100).request({ url: `${silent.url}/blob`, stream, retry: false });
+    const res2 = await client(100).request({ url: `${silent.url}/blob`, stream, expectedSize, retry: false });
     const body2 = res2.body;
     await new Promise((r) => setTimeout(r, 1_500));
     const err2 = await textOf(body2).catch((e: unknown) => e);
@@ -309,7 +316,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       more();
     });
     const before = process.memoryUsage().arrayBuffers;
-    const res = await client().request({ url: `${source.url}/blob`, stream });
+    const res = await client().request({ url: `${source.url}/blob`, stream, expectedSize });
     const body = res.body;
     await new Promise((r) => setTimeout(r, 400));
     // The kernel's buffers hold some; the process holds next to nothing (not the 48 MiB).
@@ -347,7 +354,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
     await new Promise<void>((r) => dest.listen(0, '127.0.0.1', () => r()));
     servers.push(dest);
     const http = client();
-    const res = await http.request({ url: `${source.url}/blob`, stream });
+    const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const err = await http
       .request({
         method: 'PUT',
@@ -369,7 +376,7 @@ describe.each([true, false])('a blob read as a stream (stream: %s)', (stream) =>
       res.write('x');
     });
     const ac = new AbortController();
-    const res = await client().request({ url: server.url, stream, signal: ac.signal });
+    const res = await client().request({ url: server.url, stream, expectedSize, signal: ac.signal });
     const read = textOf(res.body).catch((e: unknown) => e);
     ac.abort(new Error('interrupted'));
     const err = await read;
