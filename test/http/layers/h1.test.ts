@@ -753,6 +753,30 @@ describe('h1: the reader’s controls', () => {
   });
 });
 
+describe('h1: a handler that throws', () => {
+  it.each(['onResponseStart', 'onResponseData'] as const)(
+    'a throw in %s fails the exchange with that error, as undici does (never an uncaught exception)',
+    async (where) => {
+      const server = await http((_req, res) => {
+        res.writeHead(200, { 'content-length': '10' });
+        res.end('0123456789');
+      });
+      const boom = new Error('boom');
+      const hooks: Hooks = {
+        [where]: () => {
+          throw boom;
+        },
+      };
+      const theirs = await viaUndici({ url: server.url }, hooks);
+      expect(theirs.error).toBe(boom);
+      const ours = await exchange({ url: server.url }, hooks);
+      expect(ours.error).toBe(boom);
+      expect(ours.events).toEqual(theirs.events);
+      await allClosed();
+    },
+  );
+});
+
 describe('h1: TLS and addresses', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hubctl-h1-tls-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
