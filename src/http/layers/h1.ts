@@ -169,7 +169,12 @@ class Exchange implements Dispatcher.DispatchController {
     const onread = {
       buffer: reads.next,
       callback: (n: number, buf: Uint8Array): boolean => {
-        this.received(reads.take(n, buf));
+        // As undici does: the handler's own throw fails the exchange, never escapes the socket.
+        try {
+          this.received(reads.take(n, buf));
+        } catch (err) {
+          this.fail(err as Error);
+        }
         return !this.isPaused;
       },
     };
