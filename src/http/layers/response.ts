@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import { UnexpectedAnswerError } from '../../errors.js';
 import { BodyTooLargeError, MAX_JSON_BYTES, Relay, readCapped } from '../body.js';
+import { MalformedAnswerError } from '../h1-parse.js';
 import { type Answer, type AnswerBody, type Outgoing, prefix, type Send } from './exchange.js';
 import { networkFailure } from './failure.js';
 import { isDroppedConnection, type Retrier } from './retry.js';
@@ -122,7 +123,16 @@ class Response implements HttpResponse {
  * it ends the request.
  */
 function withPlainErrors(body: AnswerBody, toPlain: (err: unknown) => Error): Readable {
-  const map = (err: unknown) => (isDroppedConnection(err) ? toPlain(err) : (err as Error));
+  const map = (err: unknown) =>
+    isDroppedConnection(err) || isMalformedAnswer(err) ? toPlain(err) : (err as Error);
   // A dispatched body (a blob's: layers/wire.ts) maps its own failures, and takes the taps itself.
   return body.plain ? body.plain(map) : new Relay(body, map);
+}
+
+/**
+ * A body that is not plainly HTTP/1.1 (a broken chunked body), found while it is read: a network
+ * failure (exit 7) as a malformed head is, not an unexpected error. h1-parse's, or undici's parser's.
+ */
+function isMalformedAnswer(err: unknown): boolean {
+  return err instanceof MalformedAnswerError || (err instanceof Error && err.name === 'HTTPParserError');
 }
