@@ -7,10 +7,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { type HubEmulator, startHubEmulator } from '../support/hub-emulator.js';
 import { type MadeLayout, makeOciImage } from '../support/oci-images.js';
@@ -243,4 +245,83 @@ describeWithTools(['docker-registry', 'skopeo'], 'a 5 MiB layer through the buil
     },
     120_000,
   );
+});
+
+// A registry (anonymous, plain HTTP) whose 5 MiB layer comes as a broken chunked body: README's
+// Connections says a malformed answer is a network error (exit 7), in one sentence.
+describe('a 5 MiB layer whose chunked body is broken', () => {
+  let server: Server;
+  let R: string;
+  let img: MadeLayout;
+  let tmp: string;
+  beforeAll(async () => {
+    ensureBuilt();
+    tmp = mkdtempSync(join(tmpdir(), 'hubctl-broken-chunked-'));
+    img = await makeOciImage(join(tmp, 'img'), { tag: 'v1', layers: 1, layerSize: 5 * MiB });
+    const image = img.images[0];
+    const layer = image?.layers[0]?.digest as string;
+    const blob = (d: string) => readFileSync(join(img.dir, 'blobs', 'sha256', d.slice(7)));
+    server = createServer((req, res) => {
+      const path = req.url ?? '';
+      if (path === '/v2/' || path === '/v2')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (path === '/v2/team/app/manifests/v1' || path.endsWith(`/manifests/${img.top.digest}`)) {
+        const body = blob(img.top.digest);
+        res.writeHead(200, {
+          'content-type': img.top.mediaType,
+          'content-length': String(body.length),
+          'docker-content-digest': img.top.digest,
+        });
+        return void res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      const m = /^\/v2\/team\/app\/blobs\/(sha256:[0-9a-f]{64})$/.exec(path);
+      if (m && m[1] === layer && req.method === 'GET') {
+        // 1 MiB announced as a chunk, a byte more sent: the chunk is longer than its size.
+        res.socket?.write(
+          Buffer.concat([
+            Buffer.from(
+              'HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n\r\n100000\r\n',
+            ),
+            Buffer.alloc(MiB + 1, 0x61),
+            Buffer.from('\r\n0\r\n\r\n'),
+          ]),
+        );
+        return;
+      }
+      if (m) {
+        const body = blob(m[1] as string);
+        res.writeHead(200, {
+          'content-length': String(body.length),
+          'docker-content-digest': m[1] as string,
+        });
+        return void res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":[{"code":"NOT_FOUND"}]}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    R = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it('image pull: one plain sentence, exit 7', async () => {
+    const layer = img.images[0]?.layers[0]?.digest as string;
+    const dir = mkdtempSync(join(tmp, 'env-'));
+    const r = await runBin(['image', 'pull', `${R}/team/app:v1`, `oci:${join(tmp, 'out')}:v1`], {
+      env: {
+        HUBCTL_CONFIG_DIR: join(dir, 'cfg'),
+        HOME: dir,
+        DOCKER_CONFIG: dir,
+        HUBCTL_PLATFORM: 'linux/amd64',
+      },
+    });
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('hubctl: '));
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    expect(lines[0]).toContain(layer);
+    expect(lines[0]).toContain('a chunk of the answer is longer than its size');
+    expect(r.code, r.stderr).toBe(7);
+  }, 60_000);
 });
