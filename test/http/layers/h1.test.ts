@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/errors.js';
@@ -1012,6 +1012,57 @@ describe('uploads of 4 MiB or more: the same story over h1 as over undici', () =
     expect((err as Error).message).toBe(`PUT ${server.url}/upload failed: timed out`);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it.each(['undici', 'h1'] as const)('%s: a destination that drops the upload mid-way', async (path) => {
+    const server = await http((req) => {
+      let got = 0;
+      req.on('data', (c: Buffer) => {
+        got += c.length;
+        if (got > 256 * 1024) req.socket.destroy();
+      });
+    });
+    const err = await client(path, 5_000)
+      .request({
+        method: 'PUT',
+        url: `${server.url}/upload`,
+        headers: { 'content-length': String(size) },
+        body: generated(size),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).exitCode).toBe(7);
+    expect((err as Error).message).toBe(`PUT ${server.url}/upload failed: the connection was reset`);
+    await allClosed();
+  });
+
+  it.each(['undici', 'h1'] as const)(
+    '%s: an abort mid-upload ends it with the abort’s reason',
+    async (path) => {
+      const server = await http((req) => req.resume());
+      const ac = new AbortController();
+      const reason = new Error('interrupted');
+      setTimeout(() => ac.abort(reason), 200);
+      const body = generated(size);
+      const err = await client(path, 5_000)
+        .request({
+          method: 'PUT',
+          url: `${server.url}/upload`,
+          headers: { 'content-length': String(size) },
+          // A slow source: 64 KiB every 10 ms, still sending when the abort comes.
+          body: body.pipe(
+            new Transform({
+              transform(chunk, _enc, cb) {
+                setTimeout(() => cb(null, chunk), 10);
+              },
+            }),
+          ),
+          signal: ac.signal,
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBe(reason);
+      await allClosed();
+    },
+  );
 
   it.each(['undici', 'h1'] as const)(
     '%s: a source that stalls mid-copy is the source’s failure, not the destination’s',
