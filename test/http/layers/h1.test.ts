@@ -202,7 +202,7 @@ async function exchange(o: Opts, hooks: Hooks = {}): Promise<Trace> {
 /** The same exchange through undici's dispatch (the expectation h1.ts must meet). */
 const agents: Agent[] = [];
 afterAll(async () => {
-  for (const a of agents.splice(0)) await a.close();
+  for (const a of agents.splice(0)) if (!a.destroyed) await a.close();
 });
 async function viaUndici(o: Opts, hooks: Hooks = {}, connect: { ca?: string[] } = {}): Promise<Trace> {
   const opts = h1Options(o);
@@ -224,6 +224,8 @@ async function viaUndici(o: Opts, hooks: Hooks = {}, connect: { ca?: string[] } 
   const rec = await done;
   await sleep(50);
   expect(rec.ends + rec.errors).toBe(1);
+  // undici keeps the connection for the next request: let it go, so that allClosed() holds for h1's.
+  await agent.destroy();
   return rec;
 }
 
@@ -808,6 +810,21 @@ describe('h1: TLS and addresses', () => {
     const { ca: other } = await httpsServer();
     const wrong = await exchange({ url: server.url, ca: [other] });
     expect(wrong.errors).toBe(1);
+    await allClosed();
+  });
+
+  it('a host name (localhost), resolved as undici resolves it', async () => {
+    let host: string | undefined;
+    const server = await http((req, res) => {
+      host = req.headers.host;
+      res.end('named');
+    });
+    const url = `http://localhost:${server.port}/x`;
+    const ours = await exchange({ url });
+    const theirs = await viaUndici({ url });
+    expect(bytes(theirs).toString()).toBe('named');
+    expect(bytes(ours).toString()).toBe('named');
+    expect(host).toBe(`localhost:${server.port}`);
     await allClosed();
   });
 
