@@ -12,6 +12,7 @@ import { type AddressInfo, createServer as createNetServer, type Socket } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
+import fc from 'fast-check';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/errors.js';
@@ -1283,4 +1284,62 @@ describe.each([
     expect(message.length).toBeLessThan(300);
     await allClosed();
   });
+});
+
+describe('h1 against undici on generated answers (property)', () => {
+  /** The whole answer as a server writes it, framed `framing`. */
+  function answerOf(framing: 'length' | 'chunked' | 'close', body: Buffer, chunkSizes: number[]): Buffer {
+    if (framing === 'length')
+      return Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n`), body]);
+    if (framing === 'close') return Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nx-a: b\r\n\r\n'), body]);
+    const parts: Buffer[] = [Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n')];
+    let at = 0;
+    let i = 0;
+    while (at < body.length) {
+      const n = Math.min(body.length - at, chunkSizes[i++ % Math.max(1, chunkSizes.length)] ?? body.length);
+      parts.push(Buffer.from(`${n.toString(16)}\r\n`), body.subarray(at, at + n), Buffer.from('\r\n'));
+      at += n;
+    }
+    parts.push(Buffer.from('0\r\n\r\n'));
+    return Buffer.concat(parts);
+  }
+
+  it('the same outcome, bytes and error code as undici, cut anywhere or whole (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('length', 'chunked', 'close'),
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.option(fc.nat(), { nil: undefined }),
+        async (framing, bodyBytes, chunkSizes, splits, cut) => {
+          const wire = answerOf(framing, Buffer.from(bodyBytes), chunkSizes);
+          const upTo = cut === undefined ? wire.length : cut % (wire.length + 1);
+          const server = await raw((socket) => {
+            // The answer (or its first `upTo` bytes) in pieces, a turn of the event loop apart, then the close.
+            const pieces = [...new Set(splits.map((p) => p % (upTo + 1)))].sort((x, y) => x - y);
+            let from = 0;
+            const next = (i: number) => {
+              if (socket.destroyed) return;
+              if (i === pieces.length) return void socket.end(wire.subarray(from, upTo));
+              const to = pieces[i] as number;
+              socket.write(wire.subarray(from, to));
+              from = to;
+              setTimeout(() => next(i + 1), 2);
+            };
+            next(0);
+          });
+          const ours = await exchange({ url: server.url });
+          const theirs = await viaUndici({ url: server.url });
+          expect(ours.ends, `${framing} cut at ${upTo} of ${wire.length}`).toBe(theirs.ends);
+          expect(code(ours)).toBe(code(theirs));
+          expect(ours.statuses).toEqual(theirs.statuses);
+          expect(bytes(ours).equals(bytes(theirs))).toBe(true);
+          if (cut === undefined) expect(bytes(ours).equals(Buffer.from(bodyBytes))).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    await allClosed();
+  }, 60_000);
 });
