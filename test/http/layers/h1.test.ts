@@ -29,6 +29,7 @@ function pattern(n: number, seed = 7): Buffer {
   return b;
 }
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // --- servers that count their connections -------------------------------------------------------
@@ -1208,6 +1209,16 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
     makeEcCertificate(key, cert, { commonName: 'h1 client', days: 1, ipAddress: '127.0.0.1' });
     const server = await listen(
       createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+        if (req.method === 'PUT') {
+          const hash = createHash('sha256');
+          req.on('data', (c: Buffer) => hash.update(c));
+          req.on('end', () =>
+            res
+              .writeHead(201, { 'x-got': hash.digest('hex'), 'x-connection': String(req.headers.connection) })
+              .end(),
+          );
+          return;
+        }
         res.writeHead(200, {
           'content-length': String(size),
           'x-connection': String(req.headers.connection),
@@ -1227,6 +1238,16 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
       for await (const chunk of res.body) chunks.push(chunk as Buffer);
       expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
     }
+    // An upload of the same size over TLS, from a stream: on h1 too, every byte there.
+    const put = await client({ caFile: cert }).request({
+      method: 'PUT',
+      url,
+      headers: { 'content-length': String(size) },
+      body: Readable.from([blob.subarray(0, MiB), blob.subarray(MiB)]),
+    });
+    expect(put.status).toBe(201);
+    expect(put.headers['x-got']).toBe(sha(blob));
+    expect(put.headers['x-connection']).toBe('undefined');
     const err = await client()
       .request({ url, stream: true, expectedSize: size, retry: false })
       .catch((e: unknown) => e);
