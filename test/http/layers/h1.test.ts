@@ -592,7 +592,7 @@ describe('h1: failures, with the codes undici gives them', () => {
     await allClosed();
   });
 
-  it('a body longer or shorter than its Content-Length is an error; no byte past the length is sent', async () => {
+  it('a body longer or shorter than its Content-Length is undici’s error for it; no byte past the length is sent', async () => {
     for (const [declared, actual] of [
       [5, 10],
       [10, 3],
@@ -611,19 +611,18 @@ describe('h1: failures, with the codes undici gives them', () => {
           req.on('error', () => undefined);
         });
         const pieces = [Buffer.alloc(actual, 0x61)];
-        const body =
+        const body = () =>
           kind === 'readable'
             ? Readable.from(pieces)
             : (async function* () {
                 yield* pieces;
               })();
-        const rec = await exchange({
-          url: server.url,
-          method: 'PUT',
-          headers: { 'content-length': String(declared) },
-          body,
-        });
+        const opts = { url: server.url, method: 'PUT', headers: { 'content-length': String(declared) } };
+        const rec = await exchange({ ...opts, body: body() });
         expect(rec.errors, `${kind} ${actual} for ${declared}`).toBe(1);
+        // undici's code for it, which the layers above may read.
+        expect(code(rec)).toBe(code(await viaUndici({ ...opts, body: body() })));
+        expect(code(rec)).toBe('UND_ERR_REQ_CONTENT_LENGTH_MISMATCH');
         expect(rec.statuses).toEqual([]);
         await allClosed();
         expect(received).toBeLessThanOrEqual(declared);
