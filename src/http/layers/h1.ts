@@ -257,7 +257,10 @@ class Exchange implements Dispatcher.DispatchController {
       () => socket.writableNeedDrain,
     );
     let count = 0;
-    const tooLong = () => new Error(`the request's body is longer than its Content-Length (${length})`);
+    // undici's code for either mismatch (the sentences are ours: they say which).
+    const mismatch = (message: string) => new WireError(message, 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH');
+    const tooLong = () => mismatch(`the request's body is longer than its Content-Length (${length})`);
+    const tooShort = () => mismatch(`the request's body ended at ${count} of its ${length} bytes`);
     if (typeof (body as Readable).on === 'function' && typeof (body as Readable).pause === 'function') {
       const stream = body as Readable;
       this.bodyStream = stream;
@@ -275,8 +278,7 @@ class Exchange implements Dispatcher.DispatchController {
       };
       const onEnd = () => {
         unhook();
-        if (count !== length)
-          this.fail(new Error(`the request's body ended at ${count} of its ${length} bytes`));
+        if (count !== length) this.fail(tooShort());
         else sent();
       };
       const onError = (err: Error) => {
@@ -320,7 +322,7 @@ class Exchange implements Dispatcher.DispatchController {
           }
           if (stopped) return;
         }
-        if (count !== length) throw new Error(`the request's body ended at ${count} of its ${length} bytes`);
+        if (count !== length) throw tooShort();
         sent();
       } catch (err) {
         this.fail(err as Error);
