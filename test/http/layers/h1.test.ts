@@ -645,6 +645,10 @@ describe('h1: failures, with the codes undici gives them', () => {
     for (const headers of bad) {
       const rec = await exchange({ url: server.url, headers });
       expect(rec.errors, JSON.stringify(headers)).toBe(1);
+      // undici refuses the same, with its code for a bad argument.
+      const theirs = await viaUndici({ url: server.url, headers });
+      expect(theirs.errors, JSON.stringify(headers)).toBe(1);
+      expect(code(rec), JSON.stringify(headers)).toBe(code(theirs));
       expect(rec.statuses).toEqual([]);
     }
     await sleep(50);
