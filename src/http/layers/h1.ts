@@ -209,14 +209,14 @@ class Exchange implements Dispatcher.DispatchController {
     let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const [name, value] of Object.entries(headers)) {
       if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
-        throw new Error(`invalid header field ${JSON.stringify(name)}`);
+        throw new WireError(`invalid header field ${JSON.stringify(name)}`, 'UND_ERR_INVALID_ARG');
       if (!OWN_FIELDS.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
     }
     let length: number | undefined;
     if (isStreamBody(body)) {
       const declared = headers['content-length'];
       if (declared === undefined || !/^\d{1,15}$/.test(declared)) {
-        throw new Error('a streamed body needs its Content-Length');
+        throw new WireError('a streamed body needs its Content-Length', 'UND_ERR_INVALID_ARG');
       }
       length = Number(declared);
     } else if (body !== undefined) {
