@@ -611,6 +611,19 @@ describe('h1: TLS and addresses', () => {
     await allClosed();
   });
 
+  it('a TLS handshake that never comes is a connect timeout after 10 s, as undici’s default', async () => {
+    // Accepts the TCP connection and says nothing: the handshake waits.
+    const server = await raw(() => undefined);
+    const silent = server.url.replace('http:', 'https:');
+    const started = Date.now();
+    const [ours, theirs] = await Promise.all([exchange({ url: silent }), viaUndici({ url: silent })]);
+    expect(code(ours)).toBe('UND_ERR_CONNECT_TIMEOUT');
+    expect(code(ours)).toBe(code(theirs));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await allClosed();
+  }, 30_000);
+
   it('a host name (localhost), resolved as undici resolves it', async () => {
     let host: string | undefined;
     const server = await http((req, res) => {
