@@ -213,6 +213,25 @@ describeWithTools(['docker-registry', 'skopeo'], 'a 5 MiB layer through the buil
     expect(sentences[0]).toBe(sentences[1]);
   }, 180_000);
 
+  it('a layer that drips: given up as undici’s path gives it up (drip-registry.test.ts), exit 7', async () => {
+    const layer = layerOf(bigger);
+    pa.on('GET', new RegExp(`/blobs/${layer.digest}$`), { kind: 'drip-mid-body', everyMs: 200 });
+    const t0 = Date.now();
+    const r = await hubctl(['image', 'pull', `${A}/src/bigger:v1`, `oci:${join(tmp, 'dripped')}:v1`], {
+      HUBCTL_HTTP_TIMEOUT: '0.5',
+    });
+    expect(r.code, r.stderr).toBe(7);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('hubctl: '));
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(`pulling blob ${layer.digest} from ${A}/src/bigger`);
+    expect(lines[0]).toContain('less than 1 KiB arrived in 2 s (the answer is too slow)');
+    const gets = blobRequests(pa, 'GET', layer.digest);
+    expect(gets.length).toBeGreaterThan(1);
+    // The first read on h1 (the resumed ones are on h1 while what is left is 4 MiB or more).
+    expect(gets[0]?.connection).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(60_000);
+  }, 90_000);
+
   it.skipIf(!tinyproxyAvailable())(
     'through an HTTP proxy the layer goes through undici and the proxy, and the copy holds',
     async () => {
