@@ -232,16 +232,29 @@ class Exchange implements Dispatcher.DispatchController {
         unhook();
         this.fail(err);
       };
+      const closedEarly = (s: Readable) =>
+        s.errored ?? new WireError("the request's body was closed before its end", 'UND_ERR_ABORTED');
+      // Closed before its end with no error of its own (destroyed by its owner): as undici does, the
+      // request fails at once, not after a body timeout blamed on the server. A stream's 'error'
+      // comes before its 'close'; the next microtask sees it if this one did not.
+      const onClose = () =>
+        queueMicrotask(() => {
+          if (this.stopSending === unhook) onError(closedEarly(stream));
+        });
       const unhook = () => {
         stream.off('data', onData);
         stream.off('end', onEnd);
         stream.off('error', onError);
+        stream.off('close', onClose);
         socket.off('drain', onDrain);
       };
       this.stopSending = unhook;
+      // A body that failed or was closed before this request came has said so already, to nobody.
+      if (stream.destroyed || stream.errored) return void onError(closedEarly(stream));
       stream.on('data', onData);
       stream.once('end', onEnd);
       stream.once('error', onError);
+      stream.once('close', onClose);
       return;
     }
     let stopped = false;

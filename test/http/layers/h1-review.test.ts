@@ -1,0 +1,124 @@
+// Defects found in review of layers/h1.ts (a large blob's exchange on a connection of its own),
+// each pinned by a test over real sockets on 127.0.0.1. Where undici's behaviour is the reference,
+// the same case runs through undici (a client with a dispatcher of its own, which never takes the
+// blob transport) and through h1.ts (the client's own direct route), and both must agree.
+import { createServer as createHttp, type Server } from 'node:http';
+import { type AddressInfo, createServer as createNet, type Server as NetServer, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NetworkError } from '../../../src/errors.js';
+import { createHttpClient, type HttpClient } from '../../../src/http/client.js';
+import { OWN_CONNECTION_MIN } from '../../../src/http/layers/h1.js';
+import { recordingClock } from '../mock.js';
+
+const BIG = OWN_CONNECTION_MIN * 2;
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** The client as a command has it: `own` its direct route (h1.ts for big blobs), else undici only. */
+function client(own: boolean, timeoutMs = 10_000): HttpClient {
+  const agent = own ? undefined : new Agent();
+  if (agent) closers.push(() => agent.close());
+  return createHttpClient({
+    userAgent: 't',
+    clock: recordingClock(),
+    timeoutMs,
+    retryBaseMs: 1,
+    random: () => 0,
+    env: {},
+    ...(agent ? { dispatcher: agent } : {}),
+  });
+}
+
+async function listen<T extends Server | NetServer>(server: T): Promise<{ server: T; port: number }> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** A TCP listener that records every connection and the bytes sent on it, and answers nothing. */
+async function recorder() {
+  const seen = { connections: 0, bytes: '' };
+  const { port } = await listen(
+    createNet((s) => {
+      seen.connections++;
+      s.on('data', (b: Buffer) => {
+        seen.bytes += b.toString('latin1');
+      });
+      s.on('error', () => {});
+    }),
+  );
+  return { seen, port };
+}
+
+describe.each([false, true])('own connection: %s', (own) => {
+  it('fails an upload at once when its body is closed before its end without an error', async () => {
+    let closedAt = 0;
+    const { port } = await listen(
+      createHttp((req, res) => {
+        req.on('data', () => {});
+        req.on('end', () => res.writeHead(201).end());
+      }),
+    );
+    let sent = 0;
+    const body = new Readable({
+      read() {
+        if (sent >= 1024 * 1024) {
+          closedAt = performance.now();
+          this.destroy(); // a source dropped by its owner: 'close', no 'error', no 'end'
+          return;
+        }
+        sent += 64 * 1024;
+        this.push(Buffer.alloc(64 * 1024));
+      },
+    });
+    const err = await client(own, 5_000)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(BIG) },
+        body,
+        okStatuses: 'any',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    // Not after the timeout, and not blamed on the server ("stalled").
+    expect(performance.now() - closedAt).toBeLessThan(2_000);
+    expect((err as Error).message).not.toMatch(/stalled|timed out/);
+  });
+
+  it('fails an upload at once when its body was destroyed before it was sent', async () => {
+    const { port } = await listen(
+      createHttp((req, res) => {
+        req.on('data', () => {});
+        req.on('end', () => res.writeHead(201).end());
+      }),
+    );
+    const body = new Readable({ read() {} });
+    body.destroy();
+    const started = performance.now();
+    const err = await client(own, 5_000)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(BIG) },
+        body,
+        okStatuses: 'any',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
