@@ -161,6 +161,13 @@ class Exchange implements Dispatcher.DispatchController {
   /** The request line and fields; the body's length, which a stream must declare. */
   private requestHead(): { head: string; length: number | undefined } {
     const { url, method, headers, body } = this.opts;
+    // As undici refuses it: a redirect to ftp:// or file:// is no plain-HTTP request to port 80.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new WireError(
+        'Invalid URL protocol: the URL must start with `http:` or `https:`.',
+        'UND_ERR_INVALID_ARG',
+      );
+    }
     let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const [name, value] of Object.entries(headers)) {
       if (!TOKEN.test(name) || !FIELD_VALUE.test(value))

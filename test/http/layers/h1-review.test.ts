@@ -64,6 +64,27 @@ async function recorder() {
 }
 
 describe.each([false, true])('own connection: %s', (own) => {
+  it('refuses to follow a blob GET redirected to a scheme other than http(s), as undici does', async () => {
+    const other = await recorder();
+    const { port } = await listen(
+      createHttp((_req, res) => {
+        res.writeHead(307, { location: `ftp://127.0.0.1:${other.port}/blob` }).end();
+      }),
+    );
+    const err = await client(own)
+      .request({
+        url: `http://127.0.0.1:${port}/v2/r/blobs/x`,
+        stream: true,
+        expectedSize: BIG,
+        retry: false,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    await new Promise((r) => setTimeout(r, 100));
+    // Nothing went to the other host: no plain-HTTP request to whatever listens there.
+    expect(other.seen.connections).toBe(0);
+  });
+
   it('fails an upload at once when its body is closed before its end without an error', async () => {
     let closedAt = 0;
     const { port } = await listen(
