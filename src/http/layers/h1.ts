@@ -265,16 +265,30 @@ class Exchange implements Dispatcher.DispatchController {
       return;
     }
     let stopped = false;
+    /** Ends a wait for the socket's drain: a socket that failed or was let go never drains. */
+    let wake: (() => void) | undefined;
     this.stopSending = () => {
       stopped = true;
+      wake?.();
     };
+    const drained = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          wake = undefined;
+          resolve();
+        };
+        wake = done;
+        socket.once('drain', done);
+      });
     void (async () => {
       try {
+        // A return from inside the loop returns the iterator: its own clean-up (finally) runs.
         for await (const chunk of body) {
           if (stopped) return;
           count += chunk.length;
           if (count > (length as number)) throw tooLong();
-          if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve));
+          if (!socket.write(chunk)) await drained();
           if (stopped) return;
         }
         if (count !== length) throw new Error(`the request's body ended at ${count} of its ${length} bytes`);

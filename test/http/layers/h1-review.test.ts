@@ -143,3 +143,56 @@ describe.each([false, true])('own connection: %s', (own) => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
+
+/** An upload's body as an async generator of `total` bytes; `state.finalized` once it was let go. */
+function generated(total: number) {
+  const state = { yielded: 0, finalized: false };
+  async function* gen() {
+    try {
+      while (state.yielded < total) {
+        state.yielded += 64 * 1024;
+        yield Buffer.alloc(64 * 1024);
+      }
+    } finally {
+      state.finalized = true;
+    }
+  }
+  return { state, body: gen() };
+}
+
+/** A server that takes the connection and reads nothing of the request (a stuck registry). */
+async function deaf(onConnection: (s: Socket) => void = () => {}) {
+  const { port } = await listen(
+    createNet((s) => {
+      s.pause();
+      s.on('error', () => {});
+      onConnection(s);
+    }),
+  );
+  return port;
+}
+
+describe.each([false, true])('own connection: %s', (own) => {
+  it('lets go of an async-iterable body (its finally runs) when the request is aborted mid-send', async () => {
+    const port = await deaf();
+    const { state, body } = generated(64 * 1024 * 1024);
+    const ac = new AbortController();
+    const pending = client(own, 10_000)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(64 * 1024 * 1024) },
+        body,
+        okStatuses: 'any',
+        signal: ac.signal,
+      })
+      .catch((e: unknown) => e);
+    // The server reads nothing: the body waits for the socket to drain.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(state.yielded).toBeLessThan(64 * 1024 * 1024);
+    ac.abort(new Error('interrupted'));
+    await pending;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(state.finalized).toBe(true);
+  });
+});
