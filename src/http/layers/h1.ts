@@ -207,11 +207,15 @@ class Exchange implements Dispatcher.DispatchController {
       sent();
       return;
     }
-    // While the body is sent, a stalled socket (the server reads nothing) is a body timeout.
+    // While the body is sent, a stalled socket (the server reads nothing) is a body timeout. The
+    // wait starts over when a chunk is handed on or the socket drains, never when bytes come in: a
+    // server that reads nothing but trickles 1xx heads (or a head byte by byte) kept it alive.
     this.arm(
       this.opts.bodyTimeout,
       () => new WireError('the server stopped reading the request', 'UND_ERR_BODY_TIMEOUT'),
+      true,
     );
+    const progress = () => this.timer?.refresh();
     let count = 0;
     const tooLong = () => new Error(`the request's body is longer than its Content-Length (${length})`);
     if (typeof (body as Readable).on === 'function' && typeof (body as Readable).pause === 'function') {
@@ -220,10 +224,14 @@ class Exchange implements Dispatcher.DispatchController {
       // As undici does: the body's failure is this request's (onError), and a failure this request
       // ends it with (fail) is heard here, never an uncaught 'error' of a stream nobody else reads.
       stream.on('error', ignore);
-      const onDrain = () => stream.resume();
+      const onDrain = () => {
+        progress();
+        stream.resume();
+      };
       const onData = (chunk: Buffer) => {
         count += chunk.length;
         if (count > (length as number)) return void this.fail(tooLong());
+        progress();
         if (!socket.write(chunk)) {
           stream.pause();
           socket.once('drain', onDrain);
@@ -288,8 +296,10 @@ class Exchange implements Dispatcher.DispatchController {
           if (stopped) return;
           count += chunk.length;
           if (count > (length as number)) throw tooLong();
+          progress();
           if (!socket.write(chunk)) await drained();
           if (stopped) return;
+          progress();
         }
         if (count !== length) throw new Error(`the request's body ended at ${count} of its ${length} bytes`);
         sent();

@@ -196,3 +196,25 @@ describe.each([false, true])('own connection: %s', (own) => {
     expect(state.finalized).toBe(true);
   });
 });
+
+describe('own connection: a wait while the body is sent has a deadline', () => {
+  it('gives up an upload the server never reads, however it trickles answers meanwhile', async () => {
+    // 103 Early Hints every 50 ms, the body never read: bytes arrive, none of ours leave.
+    const port = await deaf((s) => {
+      const timer = setInterval(() => s.write('HTTP/1.1 103 Early Hints\r\n\r\n'), 50);
+      s.on('close', () => clearInterval(timer));
+    });
+    const started = performance.now();
+    const err = await client(true, 500)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(64 * 1024 * 1024) },
+        body: Readable.from(generated(64 * 1024 * 1024).body),
+        okStatuses: 'any',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  }, 10_000);
+});
