@@ -8,7 +8,7 @@
 // memory and out) and its stream plumbing; here a read is one 'data' event, handed on as it came.
 // A copy between registries spent about a third less CPU (README, "Copy's CPU, fourth pass").
 // What undici offers beyond one exchange (pooling, pipelining, proxies, HTTP/2) a blob transfer
-// does not need: the connection is closed after the answer, as the request asks.
+// does not need: the connection is closed once the answer is whole.
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
@@ -185,7 +185,9 @@ class Exchange implements Dispatcher.DispatchController {
       length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     }
     if (length !== undefined) head += `content-length: ${length}\r\n`;
-    return { head: `${head}connection: close\r\n\r\n`, length };
+    // No `connection: close`: a server (or a forwarder in front of it) that closes after the answer
+    // may cut what it has not flushed yet; the connection is closed here once the answer is whole.
+    return { head: `${head}\r\n`, length };
   }
 
   /** Writes the body (if any), then waits for the answer's head. */
