@@ -149,7 +149,15 @@ class Exchange implements Dispatcher.DispatchController {
     socket.on('error', (err) => this.fail(err));
     socket.on('close', () => this.closed());
     socket.on('end', () => this.closed());
-    socket.on('data', (buf: Buffer) => this.received(buf));
+    socket.on('data', (buf: Buffer) => {
+      // A handler that throws (a tap, a progress line) ends the request with its error, as undici's
+      // parser does, never as an uncaught exception from a socket's listener.
+      try {
+        this.received(buf);
+      } catch (err) {
+        this.fail(err as Error);
+      }
+    });
     socket.once(https ? 'secureConnect' : 'connect', () => {
       if (this.phase !== 'connecting') return;
       this.phase = 'sending';
@@ -355,7 +363,10 @@ class Exchange implements Dispatcher.DispatchController {
     this.disarm();
     if (this.framing.kind === 'length') this.left = this.framing.length;
     if (this.framing.kind === 'chunked') {
-      this.chunked = new ChunkedDecoder((chunk) => this.handler.onResponseData?.(this, chunk));
+      // Nothing after an abort, from the rest of the same read either.
+      this.chunked = new ChunkedDecoder((chunk) => {
+        if (this.phase === 'body') this.handler.onResponseData?.(this, chunk);
+      });
     }
     this.handler.onResponseStart?.(this, head.status, head.headers, head.statusText);
     if (this.phase !== 'body') return;

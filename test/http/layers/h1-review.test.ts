@@ -5,11 +5,11 @@
 import { createServer as createHttp, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNet, type Server as NetServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/errors.js';
 import { createHttpClient, type HttpClient } from '../../../src/http/client.js';
-import { OWN_CONNECTION_MIN } from '../../../src/http/layers/h1.js';
+import { exchangeOnce, OWN_CONNECTION_MIN } from '../../../src/http/layers/h1.js';
 import { recordingClock } from '../mock.js';
 
 const BIG = OWN_CONNECTION_MIN * 2;
@@ -217,4 +217,77 @@ describe('own connection: a wait while the body is sent has a deadline', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(performance.now() - started).toBeLessThan(3_000);
   }, 10_000);
+});
+
+describe('exchangeOnce: the handler protocol, as undici keeps it', () => {
+  /** Serves `body` (announced or chunked) to one GET. */
+  async function blobServer(body: Buffer, chunked: boolean) {
+    const { port } = await listen(
+      createHttp((_req, res) => {
+        if (chunked) {
+          res.writeHead(200);
+          for (let i = 0; i < body.length; i += 1000) res.write(body.subarray(i, i + 1000));
+          res.end();
+        } else res.writeHead(200, { 'content-length': String(body.length) }).end(body);
+      }),
+    );
+    return new URL(`http://127.0.0.1:${port}/blob`);
+  }
+
+  /** Runs one GET with `handler`'s callbacks; answers how it ended and every callback seen after. */
+  function run(url: URL, handler: Partial<Dispatcher.DispatchHandler>) {
+    const seen: string[] = [];
+    const ended = new Promise<Error | 'end'>((resolve) => {
+      exchangeOnce(
+        { url, method: 'GET', headers: {}, headersTimeout: 5_000, bodyTimeout: 5_000 },
+        {
+          ...handler,
+          onResponseData(c, chunk) {
+            seen.push(`data ${chunk.length}`);
+            handler.onResponseData?.(c, chunk);
+          },
+          onResponseEnd() {
+            seen.push('end');
+            resolve('end');
+          },
+          onResponseError(_c, err) {
+            seen.push('error');
+            resolve(err);
+          },
+        },
+      );
+    });
+    return { seen, ended };
+  }
+
+  it.each([false, true])(
+    'a handler that throws ends the request with its error, never an uncaught exception (chunked: %s)',
+    async (chunked) => {
+      const url = await blobServer(Buffer.alloc(50_000, 1), chunked);
+      const thrown = new Error('a tap broke');
+      const { ended } = run(url, {
+        onResponseData() {
+          throw thrown;
+        },
+      });
+      expect(await ended).toBe(thrown);
+    },
+  );
+
+  it.each([false, true])(
+    'nothing reaches a handler after it aborted, from the same read or a later one (chunked: %s)',
+    async (chunked) => {
+      const url = await blobServer(Buffer.alloc(200_000, 1), chunked);
+      const reason = new Error('enough');
+      const { seen, ended } = run(url, {
+        onResponseData(c) {
+          c.abort(reason);
+        },
+      });
+      expect(await ended).toBe(reason);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen.at(-1)).toBe('error');
+      expect(seen.filter((s) => s.startsWith('data'))).toHaveLength(1);
+    },
+  );
 });
