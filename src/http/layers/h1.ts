@@ -220,9 +220,15 @@ class Exchange implements Dispatcher.DispatchController {
     // While the body is sent, a stalled socket (the server reads nothing) is a body timeout. The
     // wait starts over when a chunk is handed on or the socket drains, never when bytes come in: a
     // server that reads nothing but trickles 1xx heads (or a head byte by byte) kept it alive.
+    // Waiting for the socket to drain, the server stopped reading: undici's headers timeout ("timed
+    // out"), not a body timeout ("the answer stalled"); else the body's own source brought nothing.
+    const ms = this.opts.bodyTimeout;
     this.arm(
-      this.opts.bodyTimeout,
-      () => new WireError('the server stopped reading the request', 'UND_ERR_BODY_TIMEOUT'),
+      ms,
+      () =>
+        socket.writableNeedDrain
+          ? new WireError('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT')
+          : new Error(`the request's body brought nothing for ${ms / 1000} s`),
       true,
     );
     const progress = () => this.timer?.refresh();

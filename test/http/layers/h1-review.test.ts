@@ -291,3 +291,50 @@ describe('exchangeOnce: the handler protocol, as undici keeps it', () => {
     },
   );
 });
+
+describe.each([false, true])('own connection: %s', (own) => {
+  it('says an upload the server stopped reading timed out, not that its answer stalled', async () => {
+    const port = await deaf();
+    const err = await client(own, 500)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(64 * 1024 * 1024) },
+        body: Readable.from(generated(64 * 1024 * 1024).body),
+        okStatuses: 'any',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(`PUT http://127.0.0.1:${port}/upload failed: timed out`);
+  }, 10_000);
+});
+
+describe('own connection: a body whose source stalls', () => {
+  it('is given up at the request timeout, blamed on the body, not on the server', async () => {
+    const { port } = await listen(
+      createHttp((req, res) => {
+        req.on('data', () => {});
+        req.on('end', () => res.writeHead(201).end());
+      }),
+    );
+    let pushed = false;
+    const body = new Readable({
+      read() {
+        if (!pushed) this.push(Buffer.alloc(64 * 1024));
+        pushed = true; // then nothing, ever
+      },
+    });
+    const err = await client(true, 500)
+      .request({
+        method: 'PUT',
+        url: `http://127.0.0.1:${port}/upload`,
+        headers: { 'content-length': String(BIG) },
+        body,
+        okStatuses: 'any',
+      })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      `PUT http://127.0.0.1:${port}/upload failed: the request's body brought nothing for 0.5 s`,
+    );
+  });
+});
