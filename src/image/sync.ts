@@ -220,7 +220,10 @@ async function copyTag(p: Planned, deps: SyncDeps, opts: SyncOptions, kept: Kept
   );
   item.status = 'copied';
   item.digest = result.digest;
-  item.bytes = result.blobs.filter((b) => b.action !== 'skipped').reduce((n, b) => n + b.size, 0);
+  // Bytes sent: a blob already there, or mounted from another repository of the registry, sent none.
+  item.bytes = result.blobs
+    .filter((b) => b.action !== 'skipped' && b.action !== 'mounted')
+    .reduce((n, b) => n + b.size, 0);
   if (result.referrers) item.referrers = result.referrers.length;
 }
 

@@ -302,7 +302,8 @@ ${extra}`;
       env: w.withCredentialsFor([S, D]),
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0 });
+    // Mounted, not sent: no byte counted.
+    expect(JSON.parse(r.stdout)).toMatchObject({ copied: 6, failed: 0, bytes: 0 });
     const posts = r.stderr.match(/^\[debug\] > POST \S+/gm) ?? [];
     expect(posts.length).toBeGreaterThan(0);
     for (const p of posts) expect(p).toContain('from=base%2Fnode');
@@ -335,6 +336,12 @@ ${extra}`;
     expect(mounts).toHaveLength(6);
     for (const m of mounts) expect(m).toContain('from=mirror%2Ffirst');
     expect(r.stderr).not.toMatch(/> PUT \S+\/mirror\/second\/blobs\/uploads/);
+    // Bytes are what was sent: the first mapping's blobs, none of the second's (mounted).
+    const items = (JSON.parse(r.stdout) as { items: { destination: string; bytes?: number }[] }).items;
+    const sent = (dest: string) =>
+      items.filter((i) => i.destination.includes(`${dest}:`)).reduce((n, i) => n + (i.bytes ?? 0), 0);
+    expect(sent('/mirror/first')).toBeGreaterThan(0);
+    expect(sent('/mirror/second')).toBe(0);
   });
 
   it("the plan asks the destination itself, not a mirror set for the destination's host", async () => {
