@@ -324,6 +324,8 @@ class Exchange implements Dispatcher.DispatchController {
       stream.once('end', onEnd);
       stream.once('error', onError);
       stream.once('close', onClose);
+      // A 'data' listener does not start a stream its owner paused; undici resumes it too.
+      stream.resume();
       return;
     }
     let stopped = false;

@@ -338,3 +338,28 @@ describe('own connection: a body whose source stalls', () => {
     );
   });
 });
+
+describe.each([false, true])('own connection: %s', (own) => {
+  it('sends a body its owner had paused (undici resumes it)', async () => {
+    let received = 0;
+    const { port } = await listen(
+      createHttp((req, res) => {
+        req.on('data', (c: Buffer) => {
+          received += c.length;
+        });
+        req.on('end', () => res.writeHead(201).end());
+      }),
+    );
+    const body = Readable.from(generated(BIG).body);
+    body.pause();
+    const res = await client(own, 2_000).request({
+      method: 'PUT',
+      url: `http://127.0.0.1:${port}/upload`,
+      headers: { 'content-length': String(BIG) },
+      body,
+      okStatuses: 'any',
+    });
+    expect(res.status).toBe(201);
+    expect(received).toBe(BIG);
+  });
+});
