@@ -202,6 +202,9 @@ export async function pushBlob(
         offset = status.offset;
       } else {
         uc.note?.(`upload of ${digest} broke (${(err as Error).message}); starting a new upload`);
+        // The registry may still hold the broken one (a cut monolithic PUT leaves it at byte 0):
+        // cancelled, not left for its purge. An upload it no longer has answers 404, which is fine.
+        if (status) await client.cancelUpload(repo, location).catch(() => undefined);
         const started = await client.startUpload(repo);
         if (started.mounted) break;
         location = started.location;

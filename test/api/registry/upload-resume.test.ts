@@ -85,8 +85,12 @@ describe('chunked upload resume from the registry Range', () => {
         return;
       }
       if (req.method === 'PUT') {
-        req.resume();
+        // A monolithic PUT brings the bytes itself (the final PUT of a chunked upload none); a PUT
+        // cut short keeps none of them.
+        const body: Buffer[] = [];
+        req.on('data', (c: Buffer) => body.push(c));
         req.on('end', () => {
+          stored = Buffer.concat([stored, ...body]);
           if (committed) {
             // As distribution: a finished upload is unknown to a repeated PUT.
             res.writeHead(404, { 'content-type': 'application/json' });
@@ -191,6 +195,33 @@ describe('chunked upload resume from the registry Range', () => {
     expect(reg.requests.map((r) => r.method).slice(-3)).toEqual(['PATCH', 'PUT', 'HEAD']);
     expect(reg.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
     expect(await uploads.list()).toEqual([]);
+  });
+
+  it('a monolithic upload whose source failed mid-way is cancelled before a new one starts', async () => {
+    const small = blob.subarray(0, 40 * KiB);
+    const smallDigest = `sha256:${createHash('sha256').update(small).digest('hex')}`;
+    let reads = 0;
+    // The first read of the source breaks after 10 KiB; the second is whole.
+    const flaky = (start: number, end: number) =>
+      Promise.resolve(
+        ++reads === 1
+          ? Readable.from(
+              (async function* () {
+                yield small.subarray(start, start + 10 * KiB);
+                throw new Error('the source broke');
+              })(),
+            )
+          : Readable.from([small.subarray(start, end)]),
+      );
+    const notes: string[] = [];
+    expect(await pushBlob(context(notes), smallDigest, small.length, flaky)).toBe('pushed');
+    expect(notes.some((n) => n.includes('starting a new upload'))).toBe(true);
+    // The registry still held the broken upload (its status answered, at byte 0): it is deleted
+    // before the next POST opens another, not left for the registry's purge.
+    const methods = reg.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`);
+    const deleted = methods.indexOf('DELETE /v2/team/app/blobs/uploads/u1');
+    expect(deleted).toBeGreaterThan(-1);
+    expect(methods.lastIndexOf('POST /v2/team/app/blobs/uploads/')).toBeGreaterThan(deleted);
   });
 
   it('a refused upload (DIGEST_INVALID) is cancelled and forgotten, not retried', async () => {
