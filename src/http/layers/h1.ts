@@ -169,7 +169,8 @@ class Exchange implements Dispatcher.DispatchController {
     const onread = {
       buffer: reads.next,
       callback: (n: number, buf: Uint8Array): boolean => {
-        // As undici does: the handler's own throw fails the exchange, never escapes the socket.
+        // A handler that throws (a tap, a progress line) ends the request with its error, as
+        // undici's parser does, never as an uncaught exception from the socket's read.
         try {
           this.received(reads.take(n, buf));
         } catch (err) {
@@ -206,6 +207,13 @@ class Exchange implements Dispatcher.DispatchController {
   /** The request line and fields; the body's length, which a stream must declare. */
   private requestHead(): { head: string; length: number | undefined } {
     const { url, method, headers, body } = this.opts;
+    // As undici refuses it: a redirect to ftp:// or file:// is no plain-HTTP request to port 80.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new WireError(
+        'Invalid URL protocol: the URL must start with `http:` or `https:`.',
+        'UND_ERR_INVALID_ARG',
+      );
+    }
     let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const [name, value] of Object.entries(headers)) {
       if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
@@ -247,15 +255,21 @@ class Exchange implements Dispatcher.DispatchController {
       sent();
       return;
     }
-    // While the body is sent, as undici times it: a quiet socket that needs draining (the server
-    // reads nothing) is a headers timeout; one waiting on the body's own source is that source's
-    // to time, not the server's stall.
+    // While the body is sent, a stalled socket (the server reads nothing) is a body timeout. The
+    // wait starts over when a chunk is handed on or the socket drains, never when bytes come in: a
+    // server that reads nothing but trickles 1xx heads (or a head byte by byte) kept it alive.
+    // Waiting for the socket to drain, the server stopped reading: undici's headers timeout ("timed
+    // out"), not a body timeout ("the answer stalled"); else the body's own source brought nothing.
+    const ms = this.opts.bodyTimeout;
     this.arm(
-      this.opts.headersTimeout,
-      () => new WireError('the server stopped reading the request', 'UND_ERR_HEADERS_TIMEOUT'),
-      false,
-      () => socket.writableNeedDrain,
+      ms,
+      () =>
+        socket.writableNeedDrain
+          ? new WireError('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT')
+          : new Error(`the request's body brought nothing for ${ms / 1000} s`),
+      true,
     );
+    const progress = () => this.timer?.refresh();
     let count = 0;
     // undici's code for either mismatch (the sentences are ours: they say which).
     const mismatch = (message: string) => new WireError(message, 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH');
@@ -267,10 +281,14 @@ class Exchange implements Dispatcher.DispatchController {
       // As undici does: the body's failure is this request's (onError), and a failure this request
       // ends it with (fail) is heard here, never an uncaught 'error' of a stream nobody else reads.
       stream.on('error', ignore);
-      const onDrain = () => stream.resume();
+      const onDrain = () => {
+        progress();
+        stream.resume();
+      };
       const onData = (chunk: Buffer) => {
         count += chunk.length;
         if (count > (length as number)) return void this.fail(tooLong());
+        progress();
         if (!socket.write(chunk)) {
           stream.pause();
           socket.once('drain', onDrain);
@@ -285,42 +303,61 @@ class Exchange implements Dispatcher.DispatchController {
         unhook();
         this.fail(err);
       };
+      const closedEarly = (s: Readable) =>
+        s.errored ?? new WireError("the request's body was closed before its end", 'UND_ERR_ABORTED');
+      // Closed before its end with no error of its own (destroyed by its owner): as undici does, the
+      // request fails at once, not after a body timeout blamed on the server. A stream's 'error'
+      // comes before its 'close'; the next microtask sees it if this one did not.
+      const onClose = () =>
+        queueMicrotask(() => {
+          if (this.stopSending === unhook) onError(closedEarly(stream));
+        });
       const unhook = () => {
         stream.off('data', onData);
         stream.off('end', onEnd);
         stream.off('error', onError);
+        stream.off('close', onClose);
         socket.off('drain', onDrain);
       };
       this.stopSending = unhook;
+      // A body that failed or was closed before this request came has said so already, to nobody.
+      if (stream.destroyed || stream.errored) return void onError(closedEarly(stream));
       stream.on('data', onData);
       stream.once('end', onEnd);
       stream.once('error', onError);
+      stream.once('close', onClose);
+      // A 'data' listener does not start a stream its owner paused; undici resumes it too.
+      stream.resume();
       return;
     }
     let stopped = false;
+    /** Ends a wait for the socket's drain: a socket that failed or was let go never drains. */
+    let wake: (() => void) | undefined;
     this.stopSending = () => {
       stopped = true;
+      wake?.();
     };
+    const drained = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          wake = undefined;
+          resolve();
+        };
+        wake = done;
+        socket.once('drain', done);
+      });
     void (async () => {
       try {
+        // A return from inside the loop returns the iterator: its own clean-up (finally) runs.
         for await (const chunk of body) {
           if (stopped) return;
           count += chunk.length;
           if (count > (length as number)) throw tooLong();
-          // A socket closed meanwhile (an early answer, a failure) never drains: the loop then
-          // returns, which returns the body's iterator (its finally runs), as undici's does.
-          if (!socket.write(chunk)) {
-            await new Promise<void>((resolve) => {
-              const done = () => {
-                socket.off('drain', done);
-                socket.off('close', done);
-                resolve();
-              };
-              socket.once('drain', done);
-              socket.once('close', done);
-            });
-          }
+          progress();
+          if (!socket.write(chunk)) await drained();
           if (stopped) return;
+          progress();
         }
         if (count !== length) throw tooShort();
         sent();
@@ -374,7 +411,7 @@ class Exchange implements Dispatcher.DispatchController {
     this.disarm();
     if (this.framing.kind === 'length') this.left = this.framing.length;
     if (this.framing.kind === 'chunked') {
-      // One read holds many chunks: after an abort (or a failure) in onResponseData, none goes on.
+      // Nothing after an abort, from the rest of the same read either.
       this.chunked = new ChunkedDecoder((chunk) => {
         if (this.phase === 'body') this.handler.onResponseData?.(this, chunk);
       });
@@ -470,20 +507,16 @@ class Exchange implements Dispatcher.DispatchController {
 
   /**
    * Fails with `timeout()` when the socket sees no traffic for `ms` (an idle timeout: each read or
-   * write starts it over) and `stalled` (if given) says so, or with `fixed` when `ms` pass at all
-   * (the head's wait).
+   * write starts it over), or with `fixed` when `ms` pass at all (the head's wait).
    */
-  private arm(ms: number, timeout: () => Error, fixed = false, stalled?: () => boolean): void {
+  private arm(ms: number, timeout: () => Error, fixed = false): void {
     this.disarm();
     const socket = this.socket as Socket;
     if (fixed) {
       this.timer = setTimeout(() => this.fail(timeout()), ms);
       return;
     }
-    // Not stalled (see send): the socket's next read or write starts the wait over.
-    socket.setTimeout(ms, () => {
-      if (!stalled || stalled()) this.fail(timeout());
-    });
+    socket.setTimeout(ms, () => this.fail(timeout()));
   }
 
   private disarm(): void {
