@@ -117,6 +117,20 @@ class ReadBuffers {
   }
 }
 
+/**
+ * A piece of a chunked body as a Buffer that keeps no more than about four times its bytes alive:
+ * the decoder's pieces are views of their read, and a body nearly all framing (1-byte chunks behind
+ * long extensions) made each of a few bytes hold a whole read's MiB for as long as a reader (a
+ * stream's buffer, a slow disk's queue, all counted by length) held it. A small piece is copied into
+ * a buffer of its own size (not node's shared pool, whose 8 KiB it would hold in turn).
+ */
+function ownBytes(chunk: Buffer): Buffer {
+  if (chunk.length * 4 >= chunk.buffer.byteLength) return chunk;
+  const copy = Buffer.allocUnsafeSlow(chunk.length);
+  chunk.copy(copy);
+  return copy;
+}
+
 type Phase = 'connecting' | 'sending' | 'head' | 'body' | 'done';
 
 class Exchange implements Dispatcher.DispatchController {
@@ -413,7 +427,7 @@ class Exchange implements Dispatcher.DispatchController {
     if (this.framing.kind === 'chunked') {
       // Nothing after an abort, from the rest of the same read either.
       this.chunked = new ChunkedDecoder((chunk) => {
-        if (this.phase === 'body') this.handler.onResponseData?.(this, chunk);
+        if (this.phase === 'body') this.handler.onResponseData?.(this, ownBytes(chunk));
       });
     }
     this.handler.onResponseStart?.(this, head.status, head.headers, head.statusText);
