@@ -5,8 +5,9 @@
 // same error codes, so every layer above reads the answer as it reads undici's.
 //
 // Why not undici: each 64 KiB read went through undici's parser (copied into its WebAssembly
-// memory and out) and its stream plumbing; here a read is one 'data' event, handed on as it came.
-// A copy between registries spent about a third less CPU (README, "Copy's CPU, fourth pass").
+// memory and out) and its stream plumbing; here a read lands in a MiB buffer of our own
+// (ReadBuffers) and is handed on as it came. A copy between registries took ~0.30 s of CPU
+// instead of ~0.46 s (README, "Copy's CPU, fourth pass").
 // What undici offers beyond one exchange (pooling, pipelining, proxies, HTTP/2) a blob transfer
 // does not need: the connection is closed once the answer is whole.
 import { isIP, connect as netConnect, type Socket } from 'node:net';
