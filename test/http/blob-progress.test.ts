@@ -7,19 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
-import { createHttpClient } from '../../src/http/client.js';
 import { serve, textOf } from './layers/loopback.js';
-import { recordingClock } from './mock.js';
-
-function client(timeoutMs: number) {
-  return createHttpClient({
-    userAgent: 't',
-    clock: recordingClock(),
-    timeoutMs,
-    retryBaseMs: 1,
-    random: () => 0,
-  });
-}
+import { loopbackClient } from './mock.js';
 
 const timers: NodeJS.Timeout[] = [];
 afterEach(() => {
@@ -47,7 +36,11 @@ describe('a blob body that must keep moving', () => {
   it('fails a drip under 1 KiB a window within two windows (the first may see the body before it is read), in a plain sentence (a NetworkError)', async () => {
     // A byte every 100 ms: never a gap of the 1 s timeout, 20 bytes a 2 s window.
     const server = await drip(1_000_000, 1, 100);
-    const res = await client(1_000).request({ url: `${server.url}/blob`, stream: true, retry: false });
+    const res = await loopbackClient(1_000).request({
+      url: `${server.url}/blob`,
+      stream: true,
+      retry: false,
+    });
     const t0 = Date.now();
     const err = await textOf(res.body).catch((e: unknown) => e);
     const took = Date.now() - t0;
@@ -62,7 +55,11 @@ describe('a blob body that must keep moving', () => {
   it('lets a body through that keeps above the minimum, however long it takes in all', async () => {
     // 2 KiB every 500 ms for 5 s: above 1 KiB in every 2 s window.
     const server = await drip(20 * 1024, 2048, 500);
-    const res = await client(1_000).request({ url: `${server.url}/blob`, stream: true, retry: false });
+    const res = await loopbackClient(1_000).request({
+      url: `${server.url}/blob`,
+      stream: true,
+      retry: false,
+    });
     expect((await textOf(res.body)).length).toBe(20 * 1024);
   }, 10_000);
 
@@ -72,7 +69,11 @@ describe('a blob body that must keep moving', () => {
       res.writeHead(200, { 'content-length': String(size) });
       res.end(Buffer.alloc(size, 0x62));
     });
-    const res = await client(1_000).request({ url: `${server.url}/blob`, stream: true, retry: false });
+    const res = await loopbackClient(1_000).request({
+      url: `${server.url}/blob`,
+      stream: true,
+      retry: false,
+    });
     const body = res.body;
     let got = 0;
     // Reads 64 KiB, then nothing for 5 s (two and a half windows, the body held back all along),
@@ -111,7 +112,7 @@ describe('a blob body that must keep moving', () => {
     });
     await new Promise<void>((r) => destination.listen(0, '127.0.0.1', () => r()));
     try {
-      const http = client(1_000);
+      const http = loopbackClient(1_000);
       const res = await http.request({ url: `${source.url}/blob`, stream: true, retry: false });
       const put = await http.request({
         method: 'PUT',
@@ -138,7 +139,7 @@ describe('a blob body that must keep moving', () => {
         closed = true;
       });
     });
-    const res = await client(500).request({ url: `${server.url}/blob`, stream: true, retry: false });
+    const res = await loopbackClient(500).request({ url: `${server.url}/blob`, stream: true, retry: false });
     const body = res.body;
     await new Promise((r) => setTimeout(r, 3_000));
     expect(closed).toBe(true);

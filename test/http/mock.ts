@@ -47,3 +47,17 @@ export function clientWith(
 export function resetError(): Error {
   return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 }
+
+/**
+ * A client as a network command has it (direct routes, so large blobs on h1.ts), for real servers
+ * on loopback: retries at once (1 ms backoff, no jitter), `timeoutMs` for heads and gaps.
+ */
+export function loopbackClient(timeoutMs = 5_000): HttpClient {
+  return createHttpClient({
+    userAgent: 't',
+    clock: recordingClock(),
+    timeoutMs,
+    retryBaseMs: 1,
+    random: () => 0,
+  });
+}

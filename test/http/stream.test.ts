@@ -11,20 +11,9 @@ import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IntegrityError, NetworkError } from '../../src/errors.js';
 import { tapped } from '../../src/http/body.js';
-import { createHttpClient } from '../../src/http/client.js';
 import { OWN_CONNECTION_MIN } from '../../src/http/layers/h1.js';
 import { cutMidBody, serve, textOf } from './layers/loopback.js';
-import { recordingClock } from './mock.js';
-
-function client(timeoutMs = 5_000) {
-  return createHttpClient({
-    userAgent: 't',
-    clock: recordingClock(),
-    timeoutMs,
-    retryBaseMs: 1,
-    random: () => 0,
-  });
-}
+import { loopbackClient } from './mock.js';
 
 function pattern(n: number): Buffer {
   const b = Buffer.alloc(n);
@@ -113,7 +102,7 @@ describe.each([
       res.end();
     });
     for (const server of [announced, chunked]) {
-      const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize });
+      const res = await loopbackClient().request({ url: `${server.url}/blob`, stream, expectedSize });
       // Everything is in by now; the taps still see it all, in order.
       await new Promise((r) => setTimeout(r, 50));
       let counted = 0;
@@ -139,7 +128,7 @@ describe.each([
       res.writeHead(200, { 'content-length': String(blob.length) });
       res.end(blob);
     });
-    const http = client();
+    const http = loopbackClient();
 
     const good = await sink();
     const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
@@ -177,7 +166,7 @@ describe.each([
       for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.subarray(i, i + 16 * 1024));
       res.end();
     });
-    const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize });
+    const res = await loopbackClient().request({ url: `${server.url}/blob`, stream, expectedSize });
     let seen = 0;
     const refused = new IntegrityError('past its size');
     const tappedBody = tapped(res.body, {
@@ -196,7 +185,12 @@ describe.each([
 
   it('says a body cut in the middle was cut, in a plain sentence, and the check never passes it', async () => {
     const cut = await serve(cutMidBody(256 * 1024));
-    const res = await client().request({ url: `${cut.url}/blob`, stream, expectedSize, retry: false });
+    const res = await loopbackClient().request({
+      url: `${cut.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const err = await textOf(verify(res.body, sha(pattern(1)), 256 * 1024)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).exitCode).toBe(7);
@@ -209,7 +203,12 @@ describe.each([
       res.writeHead(200, { 'content-length': '1000' });
       res.write('x'.repeat(400), () => res.socket?.end());
     });
-    const res2 = await client().request({ url: `${short.url}/blob`, stream, expectedSize, retry: false });
+    const res2 = await loopbackClient().request({
+      url: `${short.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const err2 = await textOf(res2.body).catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(NetworkError);
     expect((err2 as Error).message).toMatch(/cut in the middle of the answer/);
@@ -220,7 +219,12 @@ describe.each([
       // 10 bytes announced, 20 sent: the 10 after them are no part of this answer.
       res.socket?.end('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n0123456789abcdefghij');
     });
-    const res = await client().request({ url: `${server.url}/blob`, stream, expectedSize, retry: false });
+    const res = await loopbackClient().request({
+      url: `${server.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const body = verify(res.body, sha(Buffer.from('0123456789')), 10);
     expect(await textOf(body)).toBe('0123456789');
   });
@@ -231,7 +235,12 @@ describe.each([
       res.write(pattern(64 * 1024));
     });
     const started = Date.now();
-    const res = await client(300).request({ url: `${stalled.url}/blob`, stream, expectedSize, retry: false });
+    const res = await loopbackClient(300).request({
+      url: `${stalled.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const err = await textOf(res.body).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toBe(`GET ${stalled.url}/blob failed: the answer stalled`);
@@ -256,7 +265,7 @@ describe.each([
       more();
     });
     const slow = await sink({ held: true });
-    const http = client();
+    const http = loopbackClient();
     const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const put = http.request({
       method: 'PUT',
@@ -279,7 +288,12 @@ describe.each([
       res.writeHead(200, { 'content-length': '100000' });
       res.write('x'.repeat(1000), () => setTimeout(() => res.socket?.destroy(), 20));
     });
-    const res = await client().request({ url: `${reset.url}/blob`, stream, expectedSize, retry: false });
+    const res = await loopbackClient().request({
+      url: `${reset.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const body = res.body;
     await new Promise((r) => setTimeout(r, 200));
     const err = await textOf(body).catch((e: unknown) => e);
@@ -292,7 +306,12 @@ describe.each([
       res.writeHead(200, { 'content-length': '100000' });
       res.flushHeaders();
     });
-    const res2 = await client(100).request({ url: `${silent.url}/blob`, stream, expectedSize, retry: false });
+    const res2 = await loopbackClient(100).request({
+      url: `${silent.url}/blob`,
+      stream,
+      expectedSize,
+      retry: false,
+    });
     const body2 = res2.body;
     await new Promise((r) => setTimeout(r, 1_500));
     const err2 = await textOf(body2).catch((e: unknown) => e);
@@ -316,7 +335,7 @@ describe.each([
       more();
     });
     const before = process.memoryUsage().arrayBuffers;
-    const res = await client().request({ url: `${source.url}/blob`, stream, expectedSize });
+    const res = await loopbackClient().request({ url: `${source.url}/blob`, stream, expectedSize });
     const body = res.body;
     await new Promise((r) => setTimeout(r, 400));
     // The kernel's buffers hold some; the process holds next to nothing (not the 48 MiB).
@@ -353,7 +372,7 @@ describe.each([
     });
     await new Promise<void>((r) => dest.listen(0, '127.0.0.1', () => r()));
     servers.push(dest);
-    const http = client();
+    const http = loopbackClient();
     const res = await http.request({ url: `${source.url}/blob`, stream, expectedSize });
     const err = await http
       .request({
@@ -376,7 +395,7 @@ describe.each([
       res.write('x');
     });
     const ac = new AbortController();
-    const res = await client().request({ url: server.url, stream, expectedSize, signal: ac.signal });
+    const res = await loopbackClient().request({ url: server.url, stream, expectedSize, signal: ac.signal });
     const read = textOf(res.body).catch((e: unknown) => e);
     ac.abort(new Error('interrupted'));
     const err = await read;
@@ -391,7 +410,7 @@ it('a tap on a collected page read as a stream (not a blob) sees every byte too,
     res.writeHead(200, { 'content-length': String(page.length) });
     res.end(page);
   });
-  const res = await client().request({ url: `${server.url}/page`, collect: true });
+  const res = await loopbackClient().request({ url: `${server.url}/page`, collect: true });
   await new Promise((r) => setTimeout(r, 50));
   const body = verify(res.body, sha(page), page.length);
   const chunks: Buffer[] = [];

@@ -15,20 +15,11 @@ import { NetworkError } from '../../../src/errors.js';
 import { createHttpClient } from '../../../src/http/client.js';
 import { OWN_CONNECTION_MIN } from '../../../src/http/layers/h1.js';
 import { makeEcCertificate } from '../../support/certificate.js';
-import { recordingClock } from '../mock.js';
+import { loopbackClient, recordingClock } from '../mock.js';
 import { agents, allClosed, generated, http, listen, MiB, pattern, raw, sha } from './h1-harness.js';
 import { closedPort, textOf } from './loopback.js';
 
 describe('h1 through the client: the same plain sentences as undici’s path', () => {
-  function client(timeoutMs = 5_000) {
-    return createHttpClient({
-      userAgent: 't',
-      clock: recordingClock(),
-      timeoutMs,
-      retryBaseMs: 1,
-      random: () => 0,
-    });
-  }
   const paths = [
     ['undici', undefined],
     ['h1', OWN_CONNECTION_MIN],
@@ -38,7 +29,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
     const server = await raw((s) =>
       s.write(`HTTP/1.1 200 OK\r\ncontent-length: 100000\r\n\r\n${'x'.repeat(5_000)}`, () => s.destroy()),
     );
-    const res = await client().request({
+    const res = await loopbackClient().request({
       url: `${server.url}/blob`,
       stream: true,
       retry: false,
@@ -56,7 +47,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
     const server = await raw((s) =>
       s.write(`HTTP/1.1 200 OK\r\ncontent-length: 100000\r\n\r\n${'x'.repeat(5_000)}`),
     );
-    const res = await client(300).request({
+    const res = await loopbackClient(300).request({
       url: `${server.url}/blob`,
       stream: true,
       retry: false,
@@ -68,7 +59,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
 
   it.each(paths)('%s: no answer in time', async (_name, expectedSize) => {
     const server = await raw(() => undefined);
-    const err = await client(300)
+    const err = await loopbackClient(300)
       .request({ url: `${server.url}/blob`, stream: true, retry: false, expectedSize })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
@@ -79,7 +70,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
     '%s: a refused connection, and a dropped one retried to success',
     async (_name, expectedSize) => {
       const closed = await closedPort();
-      const err = await client()
+      const err = await loopbackClient()
         .request({ url: `${closed}/blob`, stream: true, retry: false, expectedSize })
         .catch((e: unknown) => e);
       expect((err as Error).message).toBe(`GET ${closed}/blob failed: connection refused`);
@@ -89,7 +80,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
         if (n++ === 0) return void s.destroy();
         s.end('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nblob');
       });
-      const res = await client().request({ url: `${flaky.url}/blob`, stream: true, expectedSize });
+      const res = await loopbackClient().request({ url: `${flaky.url}/blob`, stream: true, expectedSize });
       expect(await textOf(res.body)).toBe('blob');
       expect(n).toBe(2);
     },
@@ -98,7 +89,7 @@ describe('h1 through the client: the same plain sentences as undici’s path', (
 
 describe('uploads of 4 MiB or more: the same story over h1 as over undici', () => {
   /** undici's path for every request (a dispatcher given), or the real routes (h1 for large blobs). */
-  function client(path: 'undici' | 'h1', timeoutMs: number) {
+  function loopbackClient(path: 'undici' | 'h1', timeoutMs: number) {
     const agent = new Agent();
     agents.push(agent);
     return createHttpClient({
@@ -115,7 +106,7 @@ describe('uploads of 4 MiB or more: the same story over h1 as over undici', () =
   it.each(['undici', 'h1'] as const)('%s: a destination that stops reading the upload', async (path) => {
     const server = await raw((socket) => socket.pause());
     const started = Date.now();
-    const err = await client(path, 400)
+    const err = await loopbackClient(path, 400)
       .request({
         method: 'PUT',
         url: `${server.url}/upload`,
@@ -136,7 +127,7 @@ describe('uploads of 4 MiB or more: the same story over h1 as over undici', () =
         if (got > 256 * 1024) req.socket.destroy();
       });
     });
-    const err = await client(path, 5_000)
+    const err = await loopbackClient(path, 5_000)
       .request({
         method: 'PUT',
         url: `${server.url}/upload`,
@@ -158,7 +149,7 @@ describe('uploads of 4 MiB or more: the same story over h1 as over undici', () =
       const reason = new Error('interrupted');
       setTimeout(() => ac.abort(reason), 200);
       const body = generated(size);
-      const err = await client(path, 5_000)
+      const err = await loopbackClient(path, 5_000)
         .request({
           method: 'PUT',
           url: `${server.url}/upload`,
@@ -192,7 +183,7 @@ describe('uploads of 4 MiB or more: the same story over h1 as over undici', () =
         req.on('end', () => res.writeHead(201).end());
         req.on('error', () => undefined);
       });
-      const c = client(path, 500);
+      const c = loopbackClient(path, 500);
       const res = await c.request({
         url: `${source.url}/blob`,
         stream: true,
@@ -277,7 +268,7 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
   const size = 5 * 1024 * 1024;
   const blob = pattern(size, 13);
 
-  function client(more: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
+  function loopbackClient(more: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
     return createHttpClient({
       userAgent: 't',
       clock: recordingClock(),
@@ -300,7 +291,7 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
       res.writeHead(307, { location: `${storage.url}/bucket/blob?sig=1`, 'content-length': '9' });
       res.end('redirect!');
     });
-    const res = await client().request({
+    const res = await loopbackClient().request({
       url: `${registry.url}/v2/r/blobs/sha256:x`,
       stream: true,
       expectedSize: size,
@@ -339,8 +330,8 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
     );
     const url = `${server.url}/blob`;
     for (const c of [
-      client({ caFile: cert }),
-      client({ caFileFor: (u) => (u.origin === server.url ? cert : undefined) }),
+      loopbackClient({ caFile: cert }),
+      loopbackClient({ caFileFor: (u) => (u.origin === server.url ? cert : undefined) }),
     ]) {
       const res = await c.request({ url, stream: true, expectedSize: size });
       expect(res.headers['x-connection']).toBe('undefined');
@@ -349,7 +340,7 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
       expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
     }
     // An upload of the same size over TLS, from a stream: on h1 too, every byte there.
-    const put = await client({ caFile: cert }).request({
+    const put = await loopbackClient({ caFile: cert }).request({
       method: 'PUT',
       url,
       headers: { 'content-length': String(size) },
@@ -358,7 +349,7 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
     expect(put.status).toBe(201);
     expect(put.headers['x-got']).toBe(sha(blob));
     expect(put.headers['x-connection']).toBe('undefined');
-    const err = await client()
+    const err = await loopbackClient()
       .request({ url, stream: true, expectedSize: size, retry: false })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
