@@ -89,32 +89,34 @@ export function exchangeOnce(opts: H1Options, handler: Dispatcher.DispatchHandle
 
 /** How much one socket read may bring (node's own reads take at most 64 KiB). */
 const READ_BUFFER = 1024 * 1024;
-/** A read under this is copied out of its buffer, which is then read into again. */
-const COPY_READ_MAX = READ_BUFFER / 4;
+/** A read gets at least this much room (node's own read size); less left, a new buffer. */
+const MIN_READ_ROOM = 64 * 1024;
 
 /**
  * The buffers a socket reads into (node's `onread`): a read of a blob on loopback or a fast link
  * fills a whole MiB, one event where node's own buffers made sixteen — sixteen times fewer reads,
  * hash updates and upload writes, about a third of what a copy's bytes cost (README, "Copy's CPU,
- * fourth pass"). A buffer a big read filled is handed on as it is, and the next read gets a new
- * one; a small read (a TLS record, a slow link) is copied out, and its buffer read into again: no
- * MiB is held for a few bytes.
+ * fourth pass"). Each read is handed on as a view of its buffer, never copied, and the next read
+ * lands after it in the same buffer, which is never read into twice: small reads (a TLS record of
+ * 16 KiB, a slow link) share one MiB, and a new one is taken when less than MIN_READ_ROOM is left.
+ * Readers hold what they are handed in order (a stream's buffer, a write queue, a held-back last
+ * chunk), so what they pin is what they hold and at most two MiB around it.
  */
 class ReadBuffers {
-  private current: Buffer | undefined;
+  /** The part of the current buffer not yet read into. */
+  private rest: Buffer | undefined;
 
   readonly next = (): Buffer => {
-    this.current ??= Buffer.allocUnsafeSlow(READ_BUFFER);
-    return this.current;
+    if (this.rest === undefined || this.rest.length < MIN_READ_ROOM)
+      this.rest = Buffer.allocUnsafeSlow(READ_BUFFER);
+    return this.rest;
   };
 
   /** The `n` bytes just read into `buf`, as a Buffer nobody will read into again. */
   take(n: number, buf: Uint8Array): Buffer {
-    if (n > COPY_READ_MAX) {
-      this.current = undefined;
-      return Buffer.from(buf.buffer, buf.byteOffset, n);
-    }
-    return Buffer.from(buf.subarray(0, n));
+    const rest = this.rest;
+    this.rest = rest !== undefined && buf === rest ? rest.subarray(n) : undefined;
+    return Buffer.from(buf.buffer, buf.byteOffset, n);
   }
 }
 

@@ -8,7 +8,7 @@ import { makeEcCertificate } from '../../support/certificate.js';
 import { allClosed, exchange, listen, MiB, pattern, raw, sha, sleep } from './h1-harness.js';
 
 // Cases the second review checked and found sound, kept so they stay so: reads land in h1.ts's own
-// buffers (node's onread), a big read's buffer handed on and a small one's copied; a reader that
+// buffers (node's onread), each read a view of its buffer and the next read after it; a reader that
 // keeps every chunk it was given (a stream's buffer, a queued write) and pauses and resumes the
 // answer must still hold the bytes that were sent, over TLS (each record a small read) as over TCP.
 describe('h1: chunks handed on stay as they were read', () => {
@@ -81,6 +81,46 @@ describe('h1: chunks handed on stay as they were read', () => {
     );
     expect(rec.error).toBeUndefined();
     expect(sha(Buffer.concat(kept))).toBe(sha(body));
+    await allClosed();
+  }, 30_000);
+
+  it('small reads share a MiB buffer, never read into twice: a reader holding one chunk pins at most 2 MiB', async () => {
+    // 16 KiB writes with a pause between them: each arrives as a read of its own.
+    const piece = 16 * 1024;
+    const body = pattern(6 * MiB, 5);
+    const server = await raw((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n`);
+      (async () => {
+        for (let i = 0; i < body.length; i += piece) {
+          socket.write(body.subarray(i, i + piece));
+          if ((i / piece) % 8 === 0) await sleep(1);
+        }
+      })();
+    });
+    const buffers = new Set<ArrayBufferLike>();
+    const hash = (await import('node:crypto')).createHash('sha256');
+    let reads = 0;
+    let held: Buffer | undefined;
+    let pinnedMax = 0;
+    const rec = await exchange(
+      { url: `${server.url}/b` },
+      {
+        onResponseData: (_c, chunk) => {
+          reads++;
+          hash.update(chunk);
+          buffers.add(chunk.buffer);
+          // The reader holds the last chunk only: what it pins is that chunk's buffer.
+          held = chunk;
+          pinnedMax = Math.max(pinnedMax, held.buffer.byteLength);
+        },
+      },
+    );
+    expect(rec.error).toBeUndefined();
+    expect(hash.digest('hex')).toBe(sha(body));
+    // Far fewer buffers than reads: small reads were not each given (or copied into) one of their own.
+    expect(reads).toBeGreaterThan(3 * buffers.size);
+    expect(buffers.size).toBeLessThanOrEqual(Math.ceil(body.length / (MiB - 64 * 1024)) + 2);
+    expect(pinnedMax).toBeLessThanOrEqual(2 * MiB);
     await allClosed();
   }, 30_000);
 });
