@@ -40,31 +40,33 @@ export function createDispatchers(options: DispatcherOptions): DispatcherFor {
     if (tls === null) tls = options.caFile ? { ca: caBundle(options.caFile, options.env) } : undefined;
     return tls;
   };
-  let direct: Dispatcher | undefined;
+  let directRoute: ReturnType<DispatcherFor> | undefined;
   const viaProxy = new Map<string, Dispatcher>();
-  /** One direct agent per origin-bound CA file: its CA is trusted for that origin alone. */
-  const byCaFile = new Map<string, Dispatcher>();
-  const caOfFile = new Map<string, string[]>();
+  /** One direct route per origin-bound CA file: its CA is trusted for that origin alone. */
+  const byCaFile = new Map<string, ReturnType<DispatcherFor>>();
 
   return (url) => {
     const proxy = proxyFor(url, proxies);
     const own = url.protocol === 'https:' ? options.caFileFor?.(url) : undefined;
     if (!proxy && own) {
       keepParserOnBaseline();
-      let agent = byCaFile.get(own);
-      if (!agent) {
+      let route = byCaFile.get(own);
+      if (!route) {
         const base = tlsOptions()?.ca ?? [...rootCertificates, ...nodeExtraCerts(options.env)];
         const ca = [...base, readCaFile(own)];
-        agent = reusingFreedConnections(new Agent({ connect: { ca } }));
-        byCaFile.set(own, agent);
-        caOfFile.set(own, ca);
+        route = { dispatcher: reusingFreedConnections(new Agent({ connect: { ca } })), direct: { ca } };
+        byCaFile.set(own, route);
       }
-      return { dispatcher: agent, direct: { ca: caOfFile.get(own) } };
+      return route;
     }
     if (!proxy) {
       keepParserOnBaseline();
-      direct ??= reusingFreedConnections(new Agent(tlsOptions() ? { connect: tlsOptions() } : {}));
-      return { dispatcher: direct, direct: { ca: tlsOptions()?.ca } };
+      const tls = tlsOptions();
+      directRoute ??= {
+        dispatcher: reusingFreedConnections(new Agent(tls ? { connect: tls } : {})),
+        direct: { ca: tls?.ca },
+      };
+      return directRoute;
     }
     options.debug?.(`  via proxy ${proxy.origin}`);
     let agent = viaProxy.get(proxy.href);

@@ -22,8 +22,9 @@ export interface ResponseHead {
 }
 
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([\t !-~\x80-\xff]*))?$/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const FIELD_VALUE = /^[\t !-~\x80-\xff]*$/;
+/** A field name (RFC 9110 §5.1, a token), and a field value's characters (§5.5, no CR, LF or NUL). */
+export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const FIELD_VALUE = /^[\t !-~\x80-\xff]*$/;
 
 /**
  * One field line (RFC 9112 §5: name ":" OWS value OWS) as [lower-case name, value], or undefined
@@ -35,7 +36,7 @@ function fieldLine(line: string): [string, string] | undefined {
   const colon = line.indexOf(':');
   if (colon <= 0) return undefined;
   const name = line.slice(0, colon);
-  if (!TOKEN.test(name)) return undefined;
+  if (!FIELD_NAME.test(name)) return undefined;
   let start = colon + 1;
   let end = line.length;
   while (start < end && (line[start] === ' ' || line[start] === '\t')) start++;

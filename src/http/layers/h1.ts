@@ -17,6 +17,8 @@ import type { Dispatcher } from 'undici';
 import { ignore } from '../body.js';
 import {
   ChunkedDecoder,
+  FIELD_NAME,
+  FIELD_VALUE,
   type Framing,
   framingOf,
   parseResponseHead,
@@ -56,8 +58,6 @@ export class WireError extends Error {
   }
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const FIELD_VALUE = /^[\t !-~\x80-\xff]*$/;
 /** Fields this exchange writes itself. */
 const OWN_FIELDS = new Set([
   'host',
@@ -233,7 +233,7 @@ class Exchange implements Dispatcher.DispatchController {
     }
     let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const [name, value] of Object.entries(headers)) {
-      if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
+      if (!FIELD_NAME.test(name) || !FIELD_VALUE.test(value))
         throw new WireError(`invalid header field ${JSON.stringify(name)}`, 'UND_ERR_INVALID_ARG');
       if (!OWN_FIELDS.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
     }
