@@ -50,14 +50,19 @@ export function resetError(): Error {
 
 /**
  * A client as a network command has it (direct routes, so large blobs on h1.ts), for real servers
- * on loopback: retries at once (1 ms backoff, no jitter), `timeoutMs` for heads and gaps.
+ * on loopback: retries at once (1 ms backoff, no jitter), `timeoutMs` for heads and gaps, and any
+ * `more` options (a CA file, say).
  */
-export function loopbackClient(timeoutMs = 5_000): HttpClient {
+export function loopbackClient(
+  timeoutMs = 5_000,
+  more: Partial<Parameters<typeof createHttpClient>[0]> = {},
+): HttpClient {
   return createHttpClient({
     userAgent: 't',
     clock: recordingClock(),
     timeoutMs,
     retryBaseMs: 1,
     random: () => 0,
+    ...more,
   });
 }

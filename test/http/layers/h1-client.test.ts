@@ -268,26 +268,15 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
   const size = 5 * 1024 * 1024;
   const blob = pattern(size, 13);
 
-  function loopbackClient(more: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
-    return createHttpClient({
-      userAgent: 't',
-      clock: recordingClock(),
-      timeoutMs: 5_000,
-      retryBaseMs: 1,
-      random: () => 0,
-      ...more,
-    });
-  }
-
   it('follows a blob GET’s redirect to storage elsewhere, on connections of its own', async () => {
     const seen: string[] = [];
     const storage = await http((req, res) => {
-      seen.push(`storage ${req.url} ${req.headers.connection}`);
+      seen.push(`storage ${req.url} ${req.headers.connection} ${req.headers.authorization}`);
       res.writeHead(200, { 'content-length': String(size) });
       res.end(blob);
     });
     const registry = await http((req, res) => {
-      seen.push(`registry ${req.url} ${req.headers.connection}`);
+      seen.push(`registry ${req.url} ${req.headers.connection} ${req.headers.authorization}`);
       res.writeHead(307, { location: `${storage.url}/bucket/blob?sig=1`, 'content-length': '9' });
       res.end('redirect!');
     });
@@ -295,12 +284,17 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
       url: `${registry.url}/v2/r/blobs/sha256:x`,
       stream: true,
       expectedSize: size,
+      credential: { origin: registry.url, authorization: 'Bearer registry-token' },
     });
     const chunks: Buffer[] = [];
     for await (const c of res.body) chunks.push(c as Buffer);
     expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
-    // Both on h1 (no Connection field; undici's requests say keep-alive).
-    expect(seen).toEqual(['registry /v2/r/blobs/sha256:x undefined', 'storage /bucket/blob?sig=1 undefined']);
+    // Both on h1 (no Connection field; undici's requests say keep-alive); the registry's token
+    // went to the registry only, never to the storage it redirected to.
+    expect(seen).toEqual([
+      'registry /v2/r/blobs/sha256:x undefined Bearer registry-token',
+      'storage /bucket/blob?sig=1 undefined undefined',
+    ]);
     await allClosed();
   });
 
@@ -330,8 +324,8 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
     );
     const url = `${server.url}/blob`;
     for (const c of [
-      loopbackClient({ caFile: cert }),
-      loopbackClient({ caFileFor: (u) => (u.origin === server.url ? cert : undefined) }),
+      loopbackClient(5_000, { caFile: cert }),
+      loopbackClient(5_000, { caFileFor: (u) => (u.origin === server.url ? cert : undefined) }),
     ]) {
       const res = await c.request({ url, stream: true, expectedSize: size });
       expect(res.headers['x-connection']).toBe('undefined');
@@ -340,7 +334,7 @@ describe('a blob of 4 MiB or more through the client: redirects and private CAs'
       expect(sha(Buffer.concat(chunks))).toBe(sha(blob));
     }
     // An upload of the same size over TLS, from a stream: on h1 too, every byte there.
-    const put = await loopbackClient({ caFile: cert }).request({
+    const put = await loopbackClient(5_000, { caFile: cert }).request({
       method: 'PUT',
       url,
       headers: { 'content-length': String(size) },
