@@ -8,7 +8,8 @@
 //   retry            idempotent, replayable requests; backoff or Retry-After; no write sent twice
 //   bindCredential   the credential to its own origin only, on every hop and every retry
 //   trace            the --debug lines, redacted
-//   wire             one request through undici (dispatcher.ts: direct or through a proxy)
+//   wire             one request through undici (dispatcher.ts: direct or through a proxy), or a
+//                    large blob's on a connection of its own (layers/h1.ts) when direct
 //
 // Each layer below `respond` is a `Send` around the next (layers/exchange.ts); `outgoing()` below
 // reads the caller's options (user agent, JSON body, credential checks) before anything is sent.
@@ -63,9 +64,10 @@ export interface HttpRequestOptions {
    */
   collect?: boolean;
   /**
-   * A GET whose 2xx body the caller streams on (a blob): it comes through undici's dispatch as the
-   * one stream between the parser and the caller, which takes the caller's taps (body.ts) itself.
-   * Deadlines, retries and every other answer behave as without it.
+   * A GET whose 2xx body the caller streams on (a blob): it comes through undici's dispatch (or,
+   * from `expectedSize` OWN_CONNECTION_MIN, layers/h1.ts) as the one stream between the parser and
+   * the caller, which takes the caller's taps (body.ts) itself. Deadlines, retries and every other
+   * answer behave as without it.
    */
   stream?: boolean;
   /**

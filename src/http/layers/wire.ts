@@ -8,6 +8,9 @@
 // A GET marked `stream` (a blob) goes the same way: its body is the one stream between undici's
 // parser and the blob's reader, and takes the reader's taps (a hash, a count) itself, each chunk
 // seen in the handler that receives it (no undici body stream, no relay in between).
+//
+// A large blob's request on a direct route (ownConnection: its GET, or an upload streamed with its
+// length) goes to h1.ts's exchange instead of undici, through the same handler and CollectedBody.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
